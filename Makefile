@@ -1,0 +1,57 @@
+# Two commands: `make run` and `make test`. Both create .venv on first use and reinstall only
+# when pyproject.toml changes, so the second call starts at once.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
+HTMX_VERSION := 2.0.11
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint format check-python vendor-htmx clean
+
+help:
+	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
+	@echo "make test  - install the dev extra and run the whole suite"
+	@echo "make lint  - ruff check and ruff format --check"
+
+check-python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
+		{ echo "Python 3.11 or newer is needed; set PYTHON=/path/to/python3.11"; exit 1; }
+
+$(BIN)/python: | check-python
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[dev]'
+	@touch $@ $(VENV)/.installed
+
+# DEBUG defaults on here only: the settings default to off, which a deployment relies on.
+run: $(VENV)/.installed
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# htmx comes from the npm registry's htmx.org package, never from a CDN at run time.
+vendor-htmx:
+	rm -rf .vendor-tmp && mkdir .vendor-tmp
+	cd .vendor-tmp && npm pack --silent htmx.org@$(HTMX_VERSION) && tar xzf htmx.org-$(HTMX_VERSION).tgz
+	cp .vendor-tmp/package/dist/htmx.min.js .vendor-tmp/package/LICENSE static/vendor/htmx/
+	rm -rf .vendor-tmp
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .coverage htmlcov

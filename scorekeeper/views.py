@@ -1,0 +1,34 @@
+import logging
+
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+logger = logging.getLogger(__name__)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "scorekeeper/home.html")
+
+
+@require_GET
+def game_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "scorekeeper/game_list.html")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    # A real round trip, not just an open socket: a load balancer should stop sending traffic
+    # to an instance whose database is gone.
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("Health check: the database did not answer")
+        return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
+    return JsonResponse({"status": "ok", "database": connection.vendor})

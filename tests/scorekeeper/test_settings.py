@@ -1,0 +1,148 @@
+"""The settings read the environment; each case runs in a fresh interpreter with its own env."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "a-real-deployment-secret-" + "x7Qp2Lm9" * 6
+
+PRINT_SETTINGS = """
+import json
+from django.conf import settings
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "ENGINE": db["ENGINE"], "NAME": str(db["NAME"]), "HOST": db.get("HOST"),
+    "PORT": db.get("PORT"), "USER": db.get("USER"), "PASSWORD": db.get("PASSWORD"),
+    "DEBUG": settings.DEBUG, "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
+    "SECRET_KEY": settings.SECRET_KEY,
+}))
+"""
+
+CONFIG_VARS = (
+    "DATABASE_URL",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "SECURE_SSL_REDIRECT",
+)
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS}
+    clean["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=clean, capture_output=True, text=True
+    )
+
+
+def read_settings(**env: str) -> dict:
+    result = run_python(PRINT_SETTINGS, **env)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS}
+    clean.pop("DJANGO_SETTINGS_MODULE", None)
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=clean, capture_output=True, text=True
+    )
+
+
+def test_without_database_url_the_database_is_an_sqlite_file_in_the_project():
+    values = read_settings(DEBUG="1")
+
+    assert values["ENGINE"] == "django.db.backends.sqlite3"
+    assert values["NAME"] == str(REPO / "db.sqlite3")
+
+
+def test_database_url_names_a_postgresql_server():
+    values = read_settings(
+        DEBUG="1", DATABASE_URL="postgres://league:s3cret@db.example.org:6543/club_scores"
+    )
+
+    assert values["ENGINE"] == "django.db.backends.postgresql"
+    assert values["NAME"] == "club_scores"
+    assert values["HOST"] == "db.example.org"
+    assert values["PORT"] == 6543
+    assert values["USER"] == "league"
+    assert values["PASSWORD"] == "s3cret"
+
+
+def test_database_url_can_name_another_sqlite_file(tmp_path):
+    values = read_settings(DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path}/other.sqlite3")
+
+    assert values["ENGINE"] == "django.db.backends.sqlite3"
+    assert values["NAME"] == f"{tmp_path}/other.sqlite3"
+
+
+def test_debug_is_off_unless_asked_for():
+    assert read_settings(SECRET_KEY=SECRET)["DEBUG"] is False
+    assert read_settings(SECRET_KEY=SECRET, DEBUG="true")["DEBUG"] is True
+
+
+def test_an_unclear_debug_value_is_refused_with_what_is_allowed():
+    result = run_python(PRINT_SETTINGS, DEBUG="maybe", SECRET_KEY=SECRET)
+
+    assert result.returncode == 1
+    assert "DEBUG must be one of 1/0, true/false, yes/no, on/off; got 'maybe'." in result.stderr
+
+
+def test_development_key_is_used_only_when_debug_is_on():
+    values = read_settings(DEBUG="1")
+
+    assert values["SECRET_KEY"].startswith("django-insecure-")
+
+
+def test_missing_secret_key_fails_loudly_when_debug_is_off():
+    result = manage("check", DEBUG="0")
+
+    assert result.returncode == 1
+    assert (
+        "SECRET_KEY is not set. Set SECRET_KEY to a long random string in production, "
+        "or DEBUG=1 to use the development key." in result.stderr
+    )
+
+
+def test_allowed_hosts_and_trusted_origins_come_from_comma_separated_lists():
+    values = read_settings(
+        SECRET_KEY=SECRET,
+        ALLOWED_HOSTS="scores.example.org, www.scores.example.org",
+        CSRF_TRUSTED_ORIGINS="https://scores.example.org",
+    )
+
+    assert values["ALLOWED_HOSTS"] == ["scores.example.org", "www.scores.example.org"]
+    assert values["CSRF_TRUSTED_ORIGINS"] == ["https://scores.example.org"]
+
+
+def test_allowed_hosts_default_to_this_machine():
+    assert read_settings(DEBUG="1")["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
+
+
+def test_deploy_check_is_clean_with_debug_off_and_a_real_secret():
+    result = manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=SECRET,
+        ALLOWED_HOSTS="scores.example.org",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "System check identified no issues (0 silenced)."
+
+
+def test_deploy_check_warns_about_a_development_setup():
+    result = manage("check", "--deploy", DEBUG="1")
+
+    assert "security.W018" in result.stderr  # DEBUG on
+    assert "security.W009" in result.stderr  # the development key
