@@ -1,22 +1,333 @@
 import logging
 
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scorekeeper import engine, game_entry, round_entry, services
+from scorekeeper.access import can_score, grant_scoring
+from scorekeeper.charts import running_totals_chart
+from scorekeeper.models import Game
+from scorekeeper.presenters import end_condition
+from scorekeeper.scoring import preview_round, round_errors
+from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 
 logger = logging.getLogger(__name__)
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/home.html")
+    games = list(games_for(request)[:20])
+    return render(request, "scorekeeper/home.html", {"games": games})
 
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/game_list.html")
+    return render(request, "scorekeeper/game_list.html", {"games": list(games_for(request))})
+
+
+@require_GET
+def rules_picker(request: HttpRequest) -> HttpResponse:
+    return render(request, "scorekeeper/rules_picker.html", {"rulesets": engine.RULESETS.values()})
+
+
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest, preset: str) -> HttpResponse:
+    if preset not in engine.RULESETS:
+        raise Http404("No such rule set")
+    rules = engine.RULESETS[preset]
+    if request.method == "GET":
+        form = game_entry.build(rules, request.GET)
+        return render(request, "scorekeeper/game_new.html", {"form": form})
+    data = request.POST
+    specs, dealer, problems = game_entry.parse_sides(rules, data)
+    overrides = game_entry.overrides_from(rules, data)
+    try:
+        engine.resolve_rules({"base": preset, "overrides": overrides})
+    except engine.RoundError as error:
+        problems.extend(error.errors)
+    if not problems:
+        try:
+            game = services.game_start(
+                preset=preset,
+                sides=specs,
+                first_dealer=dealer,
+                house_rules=overrides,
+                owner=request.user,
+            )
+        except engine.RoundError as error:
+            problems.extend(error.errors)
+        else:
+            grant_scoring(request, game)
+            return redirect("game_detail", public_id=game.public_id)
+    form = game_entry.build(rules, data, problems)
+    return render(request, "scorekeeper/game_new.html", {"form": form}, status=200)
+
+
+def _game_or_404(public_id: str) -> Game:
+    game = game_get(public_id)
+    if game is None:
+        raise Http404("No game at this address")
+    return game
+
+
+def _scorer_or_403(request: HttpRequest, game: Game) -> None:
+    if not can_score(request, game):
+        raise PermissionDenied(
+            "Only the phones scoring this game can change it. Ask a scorer for the scorer link."
+        )
+
+
+@require_GET
+def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    view = game_view(game)
+    chart = running_totals_chart(
+        [side.name for side in view.sides],
+        [[score.running_total for score in scores] for _, scores in view.rows],
+    )
+    context = {
+        "view": view,
+        "game": game,
+        "chart": chart,
+        "end_text": end_condition(view.rules),
+        "can_score": can_score(request, game),
+        "scorer_link": request.build_absolute_uri(
+            reverse("game_join", args=[game.public_id, game.scorer_token])
+        ),
+        "viewer_link": request.build_absolute_uri(reverse("game_detail", args=[game.public_id])),
+    }
+    return render(request, "scorekeeper/game_detail.html", context)
+
+
+def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+    """The round form for a new round or a correction: GET shows it, an htmx POST previews the
+    round without saving, a plain POST saves it (post/redirect/get)."""
+    view = game_view(game)
+    editing = number <= len(view.rounds)
+    stored = view.rounds[number - 1] if editing else None
+    rules, sides = view.rules, view.sides
+    dealer = dealer_for(game, sides, number).side_index
+    preview = None
+    counted: dict[str, int] = {}
+    if request.method == "GET":
+        data = round_entry.values_from_entry(rules, stored.ended_by, stored.entry) if stored else {}
+        form = round_entry.build(rules, sides, data, dealer)
+    else:
+        _scorer_or_403(request, game)
+        ended_by, entry, problems = round_entry.parse(rules, sides, request.POST, dealer)
+        preview, errors = preview_round(game, sides, view.rounds, number, ended_by, entry)
+        errors = [*problems, *errors]
+        if not request.htmx and not errors:
+            try:
+                if editing:
+                    services.round_update(
+                        game=game, number=number, ended_by=ended_by, entry=entry, user=request.user
+                    )
+                else:
+                    services.round_record(
+                        game=game, number=number, ended_by=ended_by, entry=entry, user=request.user
+                    )
+            except engine.RoundError as error:
+                errors = round_errors(error, number)
+            else:
+                messages.success(request, f"Round {number} {'corrected' if editing else 'saved'}.")
+                return redirect("game_detail", public_id=game.public_id)
+        if errors:
+            preview = None
+        counted = round_entry.counted_points(rules, entry)
+        form = round_entry.build(rules, sides, request.POST, dealer, errors, counted)
+    context = {
+        "view": view,
+        "game": game,
+        "form": form,
+        "number": number,
+        "editing": editing,
+        "dealer": dealer_for(game, sides, number),
+        "meld": [rules.opening_meld_for(number, total) for total in _totals_before(view, number)],
+        "preview": preview,
+        "can_score": can_score(request, game),
+    }
+    if request.htmx:
+        context["error_slots"] = form.slots()
+        context["counted_values"] = sorted(counted.items())
+    template = "scorekeeper/round_form.html"
+    if request.htmx:
+        template += "#preview"
+    return render(request, template, context)
+
+
+def _totals_before(view, number: int) -> list[int]:
+    if number == 1:
+        return [0] * len(view.sides)
+    return [score.running_total for score in view.rows[number - 2][1]]
+
+
+@require_http_methods(["GET", "POST"])
+def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    if game.finished:
+        messages.info(request, "The game is over: correct a round or reopen the game first.")
+        return redirect("game_detail", public_id=game.public_id)
+    if request.method == "GET" and not can_score(request, game):
+        raise PermissionDenied("Only the phones scoring this game can enter rounds.")
+    return _round_page(request, game, game.rounds.count() + 1)
+
+
+@require_http_methods(["GET", "POST"])
+def round_edit(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    game = _game_or_404(public_id)
+    if not 1 <= number <= len(game.rounds.all()):
+        raise Http404("No such round")
+    if request.method == "GET" and not can_score(request, game):
+        raise PermissionDenied("Only the phones scoring this game can correct rounds.")
+    return _round_page(request, game, number)
+
+
+@require_GET
+def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    game = _game_or_404(public_id)
+    view = game_view(game)
+    if not 1 <= number <= len(view.rows):
+        raise Http404("No such round")
+    stored, scores = view.rows[number - 1]
+    context = {
+        "view": view,
+        "game": game,
+        "round": stored,
+        "scores": list(zip(view.sides, scores, strict=True)),
+        "last": number == len(view.rows),
+        "can_score": can_score(request, game),
+    }
+    template = "scorekeeper/round_detail.html"
+    if request.htmx:
+        template += "#breakdown"
+    return render(request, template, context)
+
+
+def _confirmed_action(request, game, *, title, question, button, action, done):
+    """GET asks for confirmation; POST does it and redirects to the game."""
+    _scorer_or_403(request, game)
+    if request.method == "GET":
+        return render(
+            request,
+            "scorekeeper/confirm.html",
+            {"game": game, "title": title, "question": question, "button": button},
+        )
+    try:
+        action()
+    except engine.RoundError as error:
+        for problem in error.errors:
+            messages.error(request, problem.message)
+    else:
+        messages.success(request, done)
+    return redirect("game_detail", public_id=game.public_id)
+
+
+@require_http_methods(["GET", "POST"])
+def round_delete(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    last = len(game.rounds.all())
+    return _confirmed_action(
+        request,
+        game,
+        title=f"Delete round {last}?",
+        question=f"Round {last} and its scores will be removed; the game's history keeps a copy.",
+        button=f"Delete round {last}",
+        action=lambda: services.round_delete_last(game=game, user=request.user),
+        done=f"Round {last} deleted.",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def game_end(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    return _confirmed_action(
+        request,
+        game,
+        title="End the game now?",
+        question="The game ends with the totals as they stand; the highest total wins.",
+        button="End the game",
+        action=lambda: services.game_end(game=game, user=request.user),
+        done="The game is over.",
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def game_reopen(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    return _confirmed_action(
+        request,
+        game,
+        title="Reopen the game?",
+        question="The game carries on from its last round, as if it had not been ended.",
+        button="Reopen the game",
+        action=lambda: services.game_reopen(game=game, user=request.user),
+        done="The game is open again.",
+    )
+
+
+@require_POST
+def game_rematch(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    _scorer_or_403(request, game)
+    rematch = services.game_rematch(game=game, user=request.user)
+    grant_scoring(request, rematch)
+    messages.success(request, "Rematch started: same rules, same sides, the deal moves on.")
+    return redirect("game_detail", public_id=rematch.public_id)
+
+
+@require_GET
+def game_join(request: HttpRequest, public_id: str, token: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    if not constant_time_compare(token, game.scorer_token):
+        raise PermissionDenied("This scorer link is not valid for this game.")
+    grant_scoring(request, game)
+    messages.success(request, "This phone can now score the game.")
+    return redirect("game_detail", public_id=game.public_id)
+
+
+@require_POST
+def game_claim(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('game_detail', args=[public_id])}")
+    _scorer_or_403(request, game)
+    try:
+        services.game_claim(game=game, user=request.user)
+    except engine.RoundError as error:
+        messages.error(request, error.errors[0].message)
+    else:
+        messages.success(request, "The game is now under My games.")
+    return redirect("game_detail", public_id=game.public_id)
+
+
+@require_GET
+def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game_or_404(public_id)
+    return render(
+        request,
+        "scorekeeper/game_history.html",
+        {"game": game, "events": list(game_events(game))},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
 
 
 @never_cache

@@ -1,0 +1,152 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_token() -> str:
+    # 128 bits: an address nobody can guess, short enough to share by text message.
+    return secrets.token_urlsafe(16)
+
+
+class GameQuerySet(models.QuerySet):
+    def for_listing(self) -> "GameQuerySet":
+        """Games with their sides, unfinished first, newest first."""
+        return self.prefetch_related("sides").order_by("finished", "-updated_at")
+
+
+class Game(models.Model):
+    """A game of one rule set, frozen at its start, between sides in seating order."""
+
+    public_id = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    scorer_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    preset = models.CharField(max_length=32)
+    # The complete parameter set at the start ({"base": preset, "overrides": {...every
+    # parameter...}}), so that a later change to a preset never changes an old game.
+    rules = models.JSONField()
+    house_rules = models.JSONField(default=dict, blank=True)
+    decks = models.PositiveSmallIntegerField(null=True, blank=True)
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
+    )
+    finished = models.BooleanField(default=False)
+    ended_by_hand = models.BooleanField(default=False)
+    winner = models.ForeignKey(
+        "Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    tie = models.BooleanField(default=False)
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~(Q(tie=True) & Q(winner__isnull=False)),
+                name="game_tie_has_no_winner",
+            ),
+            models.CheckConstraint(
+                condition=Q(finished=True) | (Q(tie=False) & Q(winner__isnull=True)),
+                name="game_unfinished_has_no_result",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return " vs ".join(side.name for side in self.sides.all())
+
+
+class Side(models.Model):
+    """A player, or a team of two or three, in its seat at the table."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sides")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100)
+    players = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="side_unique_seat"),
+            models.UniqueConstraint(fields=["game", "name"], name="side_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Round(models.Model):
+    """One round as the players entered it; the engine's input, kept as entered."""
+
+    class EndedBy(models.TextChoices):
+        GOING_OUT = "going_out", "Somebody went out"
+        STOCK_EXHAUSTED = "stock_exhausted", "The stock ran out"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    ended_by = models.CharField(max_length=20, choices=EndedBy.choices, default=EndedBy.GOING_OUT)
+    # Per side, in seating order: the engine's round input for that side, as entered.
+    entry = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class RoundScore(models.Model):
+    """A side's score for a round and its running total, stored for fast listing."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scores")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="scores")
+    points = models.IntegerField()
+    running_total = models.IntegerField()
+    lines = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "side"], name="roundscore_unique_side"),
+        ]
+
+
+class GameEvent(models.Model):
+    """The game's history: who did what, when, with the values before and after."""
+
+    class Kind(models.TextChoices):
+        STARTED = "started", "Game started"
+        ROUND_ADDED = "round_added", "Round entered"
+        ROUND_CHANGED = "round_changed", "Round corrected"
+        ROUND_DELETED = "round_deleted", "Round deleted"
+        ENDED = "ended", "Game ended by hand"
+        REOPENED = "reopened", "Game reopened"
+        CLAIMED = "claimed", "Game claimed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    who = models.CharField(max_length=150)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]

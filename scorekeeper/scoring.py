@@ -1,0 +1,98 @@
+"""The boundary between the ORM and the engine: games and rounds in, engine values out."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper import engine
+from scorekeeper.models import Game, Round, Side
+
+
+def game_ruleset(game: Game) -> engine.RuleSet:
+    """The game's rules as frozen at its start."""
+    return engine.resolve_rules(game.rules)
+
+
+def frozen_rules(rules: engine.RuleSet) -> dict[str, Any]:
+    # Every parameter, not only the house rules, so that a later change to the preset never
+    # reaches a game already started.
+    return {"base": rules.id, "overrides": rules.parameters()}
+
+
+def round_input(
+    sides: Sequence[Side], number: int, ended_by: str, entry: Sequence[dict]
+) -> dict[str, Any]:
+    """The engine's input for one round: each side's entry under its name."""
+    return {
+        "round": number,
+        "ended_by": ended_by,
+        "sides": [
+            {"name": side.name, **dict(data)} for side, data in zip(sides, entry, strict=True)
+        ],
+    }
+
+
+def status_for(
+    game: Game,
+    sides: Sequence[Side],
+    rounds: Sequence[Round],
+    *,
+    extra: dict[str, Any] | None = None,
+    finished: bool | None = None,
+) -> engine.GameStatus:
+    """Score the game's rounds (plus an extra round being entered) with its frozen rules."""
+    inputs = [round_input(sides, r.number, r.ended_by, r.entry) for r in rounds]
+    if extra is not None:
+        inputs.append(extra)
+    for item in inputs:
+        item.pop("round", None)  # a game numbers its rounds by their place
+    return engine.game_status(
+        game_ruleset(game),
+        [side.name for side in sides],
+        inputs,
+        finished=game.ended_by_hand if finished is None else finished,
+        decks=game.decks,
+    )
+
+
+def round_errors(error: engine.RoundError, number: int) -> list[engine.FieldError]:
+    """The errors of round `number` of a game with paths as in a single round's input."""
+    prefix = f"rounds[{number - 1}]"
+    fixed = []
+    for item in error.errors:
+        if item.path.startswith(prefix + "."):
+            fixed.append(engine.FieldError(item.path.removeprefix(prefix + "."), item.message))
+        elif item.path == prefix:
+            fixed.append(engine.FieldError("", item.message))
+        else:
+            fixed.append(engine.FieldError("", item.message))
+    return fixed
+
+
+def preview_round(
+    game: Game,
+    sides: Sequence[Side],
+    rounds: Sequence[Round],
+    number: int,
+    ended_by: str,
+    entry: list[dict[str, Any]],
+) -> tuple[engine.GameRound | None, list[engine.FieldError]]:
+    """Score the game with round `number` as entered (new or corrected), saving nothing."""
+    inputs = [round_input(sides, r.number, r.ended_by, r.entry) for r in rounds]
+    candidate = round_input(sides, number, ended_by, entry)
+    if number <= len(inputs):
+        inputs[number - 1] = candidate
+    else:
+        inputs.append(candidate)
+    for item in inputs:
+        item.pop("round")
+    try:
+        status = engine.game_status(
+            game_ruleset(game),
+            [side.name for side in sides],
+            inputs,
+            finished=game.ended_by_hand and number <= len(rounds),
+            decks=game.decks,
+        )
+    except engine.RoundError as error:
+        return None, round_errors(error, number)
+    return status.rounds[number - 1], []

@@ -1,0 +1,260 @@
+"""Writes for games and rounds. Every score comes from `scorekeeper.engine`."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+
+from scorekeeper import engine
+from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
+from scorekeeper.scoring import frozen_rules, status_for
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    name: str
+    players: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _refuse(path: str, message: str) -> engine.RoundError:
+    return engine.RoundError([engine.FieldError(path, message)])
+
+
+def _event(game: Game, kind: str, user: User, **fields: Any) -> None:
+    signed_in = user is not None and user.is_authenticated
+    event = GameEvent(
+        game=game,
+        kind=kind,
+        user=user if signed_in else None,
+        who=user.get_username() if signed_in else "a scorer's phone",
+        **fields,
+    )
+    event.full_clean()
+    event.save()
+
+
+def _locked(game: Game) -> tuple[Game, list[Side], list[Round]]:
+    # The row lock serialises two phones scoring the same table (PostgreSQL; SQLite locks the
+    # whole database for a write anyway).
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    return game, list(game.sides.order_by("position")), list(game.rounds.order_by("number"))
+
+
+def _store(game: Game, sides: list[Side], rounds: list[Round], status: engine.GameStatus) -> None:
+    """Write every round's scores and running totals and the game's result from a status."""
+    RoundScore.objects.filter(round__game=game).delete()
+    scores = []
+    for stored, scored in zip(rounds, status.rounds, strict=True):
+        lines = {side.name: side.lines for side in scored.result.sides}
+        for side in sides:
+            scores.append(
+                RoundScore(
+                    round=stored,
+                    side=side,
+                    points=scored.scores[side.name],
+                    running_total=scored.totals[side.name],
+                    lines=[line.to_dict() for line in lines[side.name]],
+                )
+            )
+    RoundScore.objects.bulk_create(scores)
+    by_name = {side.name: side for side in sides}
+    game.finished = status.finished
+    game.winner = by_name[status.winner] if status.winner else None
+    game.tie = status.tie
+    game.full_clean()
+    game.save()
+
+
+@transaction.atomic
+def game_start(
+    *,
+    preset: str,
+    sides: Sequence[SideSpec],
+    first_dealer: int = 0,
+    house_rules: dict[str, Any] | None = None,
+    decks: int | None = None,
+    owner: User = None,
+    rematch_of: Game | None = None,
+) -> Game:
+    """Start a game with its rule set frozen and its sides in seating order."""
+    house_rules = dict(house_rules or {})
+    rules = engine.resolve_rules({"base": preset, "overrides": house_rules})
+    names = [spec.name.strip() for spec in sides]
+    # The engine checks the number of sides, their names and the decks as it does in a game.
+    engine.game_status(rules, names, [], decks=decks)
+    seats = sum(max(1, len(spec.players)) for spec in sides)
+    if not 0 <= first_dealer < seats:
+        raise _refuse("first_dealer", f"The first dealer must be one of the {seats} players.")
+    game = Game(
+        preset=rules.id,
+        rules=frozen_rules(rules),
+        house_rules=rules.overrides(),
+        decks=decks,
+        first_dealer=first_dealer,
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        rematch_of=rematch_of,
+    )
+    game.full_clean()
+    game.save()
+    for position, (name, spec) in enumerate(zip(names, sides, strict=True)):
+        side = Side(game=game, position=position, name=name, players=list(spec.players))
+        side.full_clean()
+        side.save()
+    _event(game, GameEvent.Kind.STARTED, owner, after={"rules": rules.spec(), "sides": names})
+    return game
+
+
+@transaction.atomic
+def round_record(
+    *, game: Game, number: int, ended_by: str, entry: list[dict], user: User = None
+) -> Round:
+    """Score and store round `number`; raises RoundError and stores nothing if it is invalid."""
+    game, sides, rounds = _locked(game)
+    if game.finished:
+        raise _refuse("round", "The game is over; reopen it or correct a round instead.")
+    if number != len(rounds) + 1:
+        # Two phones, or a double tap: the first save wins and the other is told.
+        raise _refuse(
+            "round",
+            f"Round {number} was already saved, from this phone or another; "
+            f"the game is at round {len(rounds) + 1}.",
+        )
+    new = {"ended_by": ended_by, "sides": _named(sides, entry)}
+    status = status_for(game, sides, rounds, extra=new)
+    stored = Round(game=game, number=number, ended_by=ended_by, entry=entry)
+    stored.full_clean()
+    stored.save()
+    _store(game, sides, [*rounds, stored], status)
+    _event(game, GameEvent.Kind.ROUND_ADDED, user, round_number=number, after=_snapshot(stored))
+    return stored
+
+
+@transaction.atomic
+def round_update(
+    *, game: Game, number: int, ended_by: str, entry: list[dict], user: User = None
+) -> Round:
+    """Correct a round; every later total, meld requirement and the end of the game follow."""
+    game, sides, rounds = _locked(game)
+    stored = next((r for r in rounds if r.number == number), None)
+    if stored is None:
+        raise _refuse("round", f"There is no round {number} in this game.")
+    before = _snapshot(stored)
+    stored.ended_by, stored.entry = ended_by, entry
+    # A correction may end or un-end the game, but one ended by hand stays ended by hand.
+    status = status_for(game, sides, rounds)
+    stored.full_clean()
+    stored.save()
+    _store(game, sides, rounds, status)
+    _event(
+        game,
+        GameEvent.Kind.ROUND_CHANGED,
+        user,
+        round_number=number,
+        before=before,
+        after=_snapshot(stored),
+    )
+    return stored
+
+
+@transaction.atomic
+def round_delete_last(*, game: Game, user: User = None) -> int:
+    """Delete the last round; returns its number."""
+    game, sides, rounds = _locked(game)
+    if not rounds:
+        raise _refuse("round", "There is no round to delete.")
+    last = rounds.pop()
+    before = _snapshot(last)
+    last.delete()
+    if game.ended_by_hand and not rounds:
+        game.ended_by_hand = False
+    _store(game, sides, rounds, status_for(game, sides, rounds))
+    _event(game, GameEvent.Kind.ROUND_DELETED, user, round_number=last.number, before=before)
+    return last.number
+
+
+@transaction.atomic
+def game_end(*, game: Game, user: User = None) -> Game:
+    """End a game by hand (a game stopped at a set time): the highest total wins."""
+    game, sides, rounds = _locked(game)
+    if game.finished:
+        raise _refuse("finished", "The game is already over.")
+    if not rounds:
+        raise _refuse("finished", "No round has been played yet, so the game cannot be ended.")
+    game.ended_by_hand = True
+    _store(game, sides, rounds, status_for(game, sides, rounds))
+    _event(game, GameEvent.Kind.ENDED, user, after=_result(game))
+    return game
+
+
+@transaction.atomic
+def game_reopen(*, game: Game, user: User = None) -> Game:
+    """Reopen a game that was ended by hand by mistake."""
+    game, sides, rounds = _locked(game)
+    if not game.finished:
+        raise _refuse("finished", "The game is not over, so there is nothing to reopen.")
+    if not game.ended_by_hand:
+        raise _refuse(
+            "finished",
+            f"The game ended by its rules after round {len(rounds)}; correct or delete that "
+            "round to carry on.",
+        )
+    before = _result(game)
+    game.ended_by_hand = False
+    _store(game, sides, rounds, status_for(game, sides, rounds))
+    _event(game, GameEvent.Kind.REOPENED, user, before=before, after=_result(game))
+    return game
+
+
+@transaction.atomic
+def game_rematch(*, game: Game, user: User = None) -> Game:
+    """A new game with the same rules and sides; the deal moves on one seat."""
+    sides = list(game.sides.order_by("position"))
+    seats = sum(max(1, len(side.players)) for side in sides)
+    rematch = game_start(
+        preset=game.preset,
+        sides=[SideSpec(side.name, tuple(side.players)) for side in sides],
+        first_dealer=(game.first_dealer + 1) % seats,
+        house_rules=game.rules["overrides"],
+        decks=game.decks,
+        owner=user if user is not None and user.is_authenticated else game.owner,
+        rematch_of=game,
+    )
+    # The rules are copied whole, so the rematch keeps what the old game froze.
+    rematch.rules = game.rules
+    rematch.house_rules = game.house_rules
+    rematch.save(update_fields=["rules", "house_rules"])
+    return rematch
+
+
+@transaction.atomic
+def game_claim(*, game: Game, user: AbstractBaseUser) -> Game:
+    """Attach a game started before signing in to the signed-in user."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.owner_id is not None and game.owner_id != user.pk:
+        raise _refuse("owner", "This game already belongs to another account.")
+    game.owner = user
+    game.save(update_fields=["owner", "updated_at"])
+    _event(game, GameEvent.Kind.CLAIMED, user, after={"owner": user.get_username()})
+    return game
+
+
+def _named(sides: Sequence[Side], entry: list[dict]) -> list[dict]:
+    if not isinstance(entry, list) or len(entry) != len(sides):
+        raise _refuse("sides", f"A round needs an entry for each of the {len(sides)} sides.")
+    return [{"name": side.name, **data} for side, data in zip(sides, entry, strict=True)]
+
+
+def _snapshot(stored: Round) -> dict[str, Any]:
+    return {"ended_by": stored.ended_by, "entry": stored.entry}
+
+
+def _result(game: Game) -> dict[str, Any]:
+    return {
+        "finished": game.finished,
+        "winner": game.winner.name if game.winner else None,
+        "tie": game.tie,
+    }

@@ -1,0 +1,22 @@
+from django import template
+
+from scorekeeper.presenters import rules_card as _rules_card
+
+register = template.Library()
+
+
+@register.simple_tag
+def rules_card(rules):
+    return _rules_card(rules)
+
+
+@register.filter
+def signed(value: int) -> str:
+    """`+250`, `-85`, `0`: a score line's points with its sign."""
+    return f"+{value:,}" if value > 0 else f"{value:,}".replace("-", "−")
+
+
+@register.filter
+def index(sequence, position: int):
+    """The item at a position, for lists that run beside a loop."""
+    return sequence[position]
