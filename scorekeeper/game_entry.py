@@ -174,10 +174,8 @@ def parse_sides(
     # Dealing order interleaves the sides' players, as selectors.seats() does.
     for position, (index, name, players) in enumerate(filled):
         named = [p for p in players if p]
-        if width == 1:
-            name = name or (named[0] if named else "")
-        else:
-            name = name or " & ".join(named)
+        # A team without a name is called after its players.
+        name = name or " & ".join(named)
         if not named:
             problems.append(
                 engine.FieldError(f"side{index}", f"Side {index + 1} needs at least one player.")

@@ -124,6 +124,9 @@ class RoundScore(models.Model):
             models.UniqueConstraint(fields=["round", "side"], name="roundscore_unique_side"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.side_id} in round {self.round_id}: {self.points}"
+
 
 class GameEvent(models.Model):
     """The game's history: who did what, when, with the values before and after."""
@@ -150,3 +153,6 @@ class GameEvent(models.Model):
 
     class Meta:
         ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} by {self.who}"

@@ -53,7 +53,8 @@ def rules_card(rules: engine.RuleSet) -> RulesCard:
         (f"{words['canasta'].capitalize()} bonus", bonuses),
         (
             "Going out",
-            f"{rules.going_out_canastas} {words['canastas']} ({need}), +{_n(rules.going_out_bonus)}",
+            f"{rules.going_out_canastas} {words['canastas']} ({need}), "
+            f"+{_n(rules.going_out_bonus)}",
         ),
         ("Opening meld", opening_meld(rules)),
         ("Game ends", end_condition(rules)),

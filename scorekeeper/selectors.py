@@ -45,7 +45,12 @@ def game_get(public_id: str) -> Game | None:
             Prefetch(
                 "rounds",
                 queryset=Round.objects.order_by("number").prefetch_related(
-                    Prefetch("scores", queryset=RoundScore.objects.order_by("side__position"))
+                    Prefetch(
+                        "scores",
+                        queryset=RoundScore.objects.select_related("side").order_by(
+                            "side__position"
+                        ),
+                    )
                 ),
             ),
         )
