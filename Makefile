@@ -35,8 +35,10 @@ run: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# The engine's line and branch coverage is reported, and the run fails below 95%.
 test: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --cov=scorekeeper.engine --cov-branch \
+		--cov-report=term-missing:skip-covered --cov-fail-under=95
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

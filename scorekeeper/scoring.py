@@ -75,7 +75,7 @@ def preview_round(
     number: int,
     ended_by: str,
     entry: list[dict[str, Any]],
-) -> tuple[engine.GameRound | None, list[engine.FieldError]]:
+) -> tuple[engine.GameStatus | None, list[engine.FieldError]]:
     """Score the game with round `number` as entered (new or corrected), saving nothing."""
     inputs = [round_input(sides, r.number, r.ended_by, r.entry) for r in rounds]
     candidate = round_input(sides, number, ended_by, entry)
@@ -95,4 +95,4 @@ def preview_round(
         )
     except engine.RoundError as error:
         return None, round_errors(error, number)
-    return status.rounds[number - 1], []
+    return status, []

@@ -116,7 +116,7 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     stored = view.rounds[number - 1] if editing else None
     rules, sides = view.rules, view.sides
     dealer = dealer_for(game, sides, number).side_index
-    preview = None
+    preview = status = None
     counted: dict[str, int] = {}
     if request.method == "GET":
         data = round_entry.values_from_entry(rules, stored.ended_by, stored.entry) if stored else {}
@@ -124,9 +124,11 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     else:
         _scorer_or_403(request, game)
         ended_by, entry, problems = round_entry.parse(rules, sides, request.POST, dealer)
-        preview, errors = preview_round(game, sides, view.rounds, number, ended_by, entry)
+        status, errors = preview_round(game, sides, view.rounds, number, ended_by, entry)
+        preview = status.rounds[number - 1] if status else None
         errors = [*problems, *errors]
-        if not request.htmx and not errors:
+        confirming = editing and not request.POST.get("confirm")
+        if not request.htmx and not errors and not confirming:
             try:
                 if editing:
                     services.round_update(
@@ -154,6 +156,9 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         "dealer": dealer_for(game, sides, number),
         "meld": [rules.opening_meld_for(number, total) for total in _totals_before(view, number)],
         "preview": preview,
+        "confirm": request.method == "POST" and editing and preview is not None,
+        "totals_now": view.totals,
+        "new_totals": status.totals if preview is not None else {},
         "can_score": can_score(request, game),
     }
     if request.htmx:

@@ -52,7 +52,12 @@ def test_a_whole_game_of_each_preset(scorer, start_game, preset):
     assert Round.objects.count() == 2
 
     # Correct round 1: 100 more melded for the other side; every later total follows.
-    response = scorer.post(url + "rounds/1/edit/", round_form(rules, other_melded=410))
+    corrected = round_form(rules, other_melded=410)
+    response = scorer.post(url + "rounds/1/edit/", corrected)
+    assert response.status_code == 200  # asks first, showing the totals before and after
+    assert "<h2>Save this correction?</h2>" in response.content.decode()
+    assert totals(scorer, url) == [2 * went_out, 2 * other]
+    response = scorer.post(url + "rounds/1/edit/", {**corrected, "confirm": "1"})
     assert response.status_code == 302
     assert totals(scorer, url) == [2 * went_out, 2 * other + 100]
 
@@ -142,6 +147,19 @@ def test_four_rounds_offers_the_exact_cut_to_the_dealers_team_only(scorer, start
     assert "<strong>Bob</strong> deals" in html  # the deal passes left, to the other team
     assert 'name="s1-exact_cuts"' in html
     assert 'name="s0-exact_cuts"' not in html
+
+
+def test_a_scoreboard_cell_opens_the_breakdown_as_a_fragment(scorer, start_game):
+    url = start_game("baskets")
+    scorer.post(url + "rounds/new/", round_form(engine.RULESETS["baskets"]))
+    page = scorer.get(url).content.decode()
+    assert f'hx-get="{url}rounds/1/" hx-target="#breakdown-panel"' in page
+
+    fragment = scorer.get(url + "rounds/1/", headers={"HX-Request": "true"}).content.decode()
+
+    assert fragment.lstrip().startswith('<section id="breakdown">')
+    assert "<html" not in fragment
+    assert '<h2>Bob: <span class="round-total">+725</span>' in fragment
 
 
 def test_count_cards_fills_in_the_points(scorer, start_game):
@@ -243,7 +261,7 @@ def test_history_keeps_the_values_before_and_after_a_correction(scorer, start_ga
     url = start_game("baskets")
     rules = engine.RULESETS["baskets"]
     scorer.post(url + "rounds/new/", round_form(rules))
-    scorer.post(url + "rounds/1/edit/", round_form(rules, other_melded=410))
+    scorer.post(url + "rounds/1/edit/", {**round_form(rules, other_melded=410), "confirm": "1"})
 
     event = GameEvent.objects.get(kind="round_changed")
     assert event.before["entry"][1]["melded_points"] == 310

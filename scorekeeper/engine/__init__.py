@@ -1,0 +1,27 @@
+"""The round-scoring engine for Hand and Foot and its Canasta relatives: plain Python, no Django.
+
+The web app, the PDF score cards, the league standings and the tests all score through here.
+"""
+
+from .cards import card_points
+from .errors import FieldError, RoundError
+from .game import GameRound, GameStatus, game_status
+from .rules import RULESETS, RuleSet, get_ruleset, resolve_rules
+from .scoring import Line, RoundResult, SideScore, score_round
+
+__all__ = [
+    "RULESETS",
+    "FieldError",
+    "GameRound",
+    "GameStatus",
+    "Line",
+    "RoundError",
+    "RoundResult",
+    "RuleSet",
+    "SideScore",
+    "card_points",
+    "game_status",
+    "get_ruleset",
+    "resolve_rules",
+    "score_round",
+]

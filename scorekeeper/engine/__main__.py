@@ -1,0 +1,7 @@
+"""`python -m scorekeeper.engine rulesets|round|game|bench`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,247 @@
+"""A game so far: running totals, the next opening meld, the end of the game and its winner."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import Errors, FrozenMap, counted, is_whole, listing, number, shown
+from .rules import DECKS_MAX, RuleSet, resolve_rules
+from .scoring import NAME_MAX, RoundResult, parse_round
+
+
+@dataclass(frozen=True, slots=True)
+class GameRound:
+    """One round of a game: each side's score for it and the totals after it."""
+
+    round: int
+    scores: FrozenMap
+    totals: FrozenMap
+    result: RoundResult
+
+    def to_dict(self) -> dict[str, Any]:
+        """The round as the contract's game JSON."""
+        return {"round": self.round, "scores": dict(self.scores), "totals": dict(self.totals)}
+
+
+@dataclass(frozen=True, slots=True)
+class GameStatus:
+    """Where a game stands after its rounds so far."""
+
+    rules: RuleSet
+    sides: tuple[str, ...]
+    totals: FrozenMap
+    rounds: tuple[GameRound, ...]
+    next_round: int | None
+    meld_requirement: FrozenMap | None
+    finished: bool
+    winner: str | None
+    tie: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """The game as the contract's JSON."""
+        return {
+            "totals": dict(self.totals),
+            "rounds": [game_round.to_dict() for game_round in self.rounds],
+            "next_round": self.next_round,
+            "meld_requirement": (
+                None if self.meld_requirement is None else dict(self.meld_requirement)
+            ),
+            "finished": self.finished,
+            "winner": self.winner,
+            "tie": self.tie,
+        }
+
+
+def game_status(
+    rules: Any,
+    sides: Any,
+    rounds: Any,
+    finished: Any = False,
+    decks: Any = None,
+) -> GameStatus:
+    """Score every round of a game; raises RoundError listing every problem in any round."""
+    ruleset = resolve_rules(rules)
+    errors = Errors()
+    names = _read_names(ruleset, sides, errors)
+    if not isinstance(finished, bool):
+        errors.add(
+            "finished",
+            f"Whether the game is finished must be true or false, not {shown(finished)}.",
+        )
+        finished = False
+    if decks is not None and not (is_whole(decks) and 1 <= decks <= DECKS_MAX):
+        errors.add(
+            "decks",
+            f"The number of decks must be a whole number from 1 to {DECKS_MAX}, "
+            f"not {shown(decks)}.",
+        )
+        decks = None
+    if not isinstance(rounds, list | tuple):
+        errors.add(
+            "rounds", f"The rounds must be a list, one entry per round played, not {shown(rounds)}."
+        )
+        rounds = []
+    parsed = []
+    for index, data in enumerate(rounds):
+        prefix = f"rounds[{index}]."
+        round_ = parse_round(
+            ruleset, data, errors, prefix, default_decks=decks, game_round=index + 1
+        )
+        parsed.append(round_)
+        if round_ is not None and round_.sides is not None and names is not None:
+            _check_round_sides(ruleset, names, round_.sides, index, errors)
+    if finished and not rounds:
+        errors.add("finished", "No round has been played yet, so the game cannot be finished.")
+    errors.raise_if_any()
+    assert names is not None
+
+    totals = dict.fromkeys(names, 0)
+    played: list[GameRound] = []
+    over_after: int | None = None
+    for index, round_ in enumerate(parsed):
+        assert round_ is not None
+        if over_after is not None:
+            errors.add(
+                f"rounds[{index}]",
+                f"The game was over after round {over_after}{_end_reason(ruleset, totals)}; "
+                f"no round can follow it.",
+            )
+            break
+        result = round_.score()
+        scores = result.scores
+        for name in names:
+            totals[name] += scores[name]
+        played.append(
+            GameRound(
+                index + 1,
+                FrozenMap((name, scores[name]) for name in names),
+                FrozenMap(totals),
+                result,
+            )
+        )
+        if _end_reached(ruleset, totals, index + 1):
+            over_after = index + 1
+    errors.raise_if_any()
+
+    done = finished or over_after is not None
+    winner, tie = None, False
+    if done:
+        top = max(totals.values())
+        leaders = [name for name in names if totals[name] == top]
+        winner = leaders[0] if len(leaders) == 1 else None
+        tie = winner is None
+    next_round = None if done else len(played) + 1
+    meld = None
+    if next_round is not None:
+        meld = FrozenMap(
+            (name, ruleset.opening_meld_for(next_round, totals[name])) for name in names
+        )
+    return GameStatus(
+        ruleset,
+        tuple(names),
+        FrozenMap(totals),
+        tuple(played),
+        next_round,
+        meld,
+        done,
+        winner,
+        tie,
+    )
+
+
+def _read_names(rules: RuleSet, sides: Any, errors: Errors) -> list[str] | None:
+    words = rules.words
+    if not isinstance(sides, list | tuple):
+        errors.add(
+            "sides",
+            f"A game needs its {words['sides']} as a list of names, not {shown(sides)}.",
+        )
+        return None
+    names: list[str] = []
+    seen: set[str] = set()
+    for index, name in enumerate(sides):
+        path = f"sides[{index}]"
+        if not isinstance(name, str) or not name.strip():
+            errors.add(
+                path,
+                f"The name of {words['side']} {index + 1} must be text, not {shown(name)}.",
+            )
+        elif len(name) > NAME_MAX:
+            errors.add(
+                path,
+                f"The name of {words['side']} {index + 1} has {number(len(name))} characters; "
+                f"a name has at most {NAME_MAX}.",
+            )
+        elif name.strip().casefold() in seen:
+            errors.add(
+                path,
+                f"{name} is already the name of another {words['side']}; every {words['side']} "
+                "needs its own name.",
+            )
+        else:
+            seen.add(name.strip().casefold())
+            names.append(name)
+    low, high = rules.min_sides, rules.max_sides
+    count = len(sides)
+    if count < low or (high is not None and count > high):
+        allowed = (
+            f"exactly {low}"
+            if high == low
+            else f"at least {low}"
+            if high is None
+            else f"{low} to {high}"
+        )
+        errors.add(
+            "sides",
+            f"{rules.name} is played by {allowed} {words['sides']}; this game has {number(count)}.",
+        )
+        return None
+    return names if len(names) == count else None
+
+
+def _check_round_sides(
+    rules: RuleSet, names: list[str], round_sides: list[Any], index: int, errors: Errors
+) -> None:
+    words = rules.words
+    known = [side.name for side in round_sides if side.name is not None]
+    for side in round_sides:
+        if side.name is not None and side.name not in names:
+            errors.add(
+                f"{side.path}.name",
+                f"{side.name} is not a {words['side']} of this game; its {words['sides']} are "
+                f"{listing(names)}.",
+            )
+    if len(known) != len(round_sides):
+        return
+    missing = [name for name in names if name not in known]
+    if missing:
+        errors.add(
+            f"rounds[{index}].sides",
+            f"Round {index + 1} has no score for {listing(missing)}; every {words['side']} of "
+            "the game plays every round.",
+        )
+
+
+def _end_reached(rules: RuleSet, totals: Mapping[str, int], played: int) -> bool:
+    if rules.rounds is not None and played >= rules.rounds:
+        return True
+    if rules.target_score is not None:
+        top = max(totals.values())
+        leaders = [name for name, total in totals.items() if total == top]
+        # Leaders tied at or above the target play on until one of them is ahead.
+        return top >= rules.target_score and len(leaders) == 1
+    return False
+
+
+def _end_reason(rules: RuleSet, totals: Mapping[str, int]) -> str:
+    if rules.target_score is not None:
+        top = max(totals.values())
+        if top >= rules.target_score:
+            leader = next(name for name, total in totals.items() if total == top)
+            return (
+                f", when {leader} reached {number(top)} "
+                f"(the target is {number(rules.target_score)})"
+            )
+    return f" ({rules.name} is played over {counted(rules.rounds or 0, 'round')})"
