@@ -184,7 +184,18 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
         return redirect("game_detail", public_id=game.public_id)
     if request.method == "GET" and not can_score(request, game):
         raise PermissionDenied("Only the phones scoring this game can enter rounds.")
-    return _round_page(request, game, game.rounds.count() + 1)
+    number = len(game.rounds.all()) + 1
+    posted = request.POST.get("round_number", "")
+    if request.method == "POST" and posted.isdigit() and 1 <= int(posted) < number:
+        # A double tap, or another phone saved this round first: show what is stored.
+        _scorer_or_403(request, game)
+        messages.error(
+            request,
+            f"Round {posted} was already saved, from this phone or another, so nothing was "
+            "added. This is the stored round; correct it if it is wrong.",
+        )
+        return redirect("round_detail", public_id=game.public_id, number=int(posted))
+    return _round_page(request, game, number)
 
 
 @require_http_methods(["GET", "POST"])

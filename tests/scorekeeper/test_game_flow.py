@@ -222,13 +222,35 @@ def test_a_round_needs_who_went_out(scorer, start_game):
     assert Round.objects.count() == 0
 
 
-def test_a_second_phone_saving_the_same_round_is_told_and_nothing_doubles(scorer, start_game):
+def test_a_second_phone_saving_the_same_round_is_told_and_nothing_doubles(
+    scorer, start_game, client
+):
     url = start_game("baskets")
     rules = engine.RULESETS["baskets"]
-    form = scorer.get(url + "rounds/new/")
-    assert form.status_code == 200
-    scorer.post(url + "rounds/new/", round_form(rules))
-    # The same phone submits round 1 again (a double tap): it is now round 2's form.
+    game = Game.objects.get()
+    client.get(f"/g/{game.public_id}/join/{game.scorer_token}/")
+    form = scorer.get(url + "rounds/new/").content.decode()
+    assert '<input type="hidden" name="round_number" value="1">' in form
+
+    assert (
+        scorer.post(url + "rounds/new/", {**round_form(rules), "round_number": "1"}).status_code
+        == 302
+    )
+    stale = client.post(
+        url + "rounds/new/", {**round_form(rules), "round_number": "1"}, follow=True
+    )
+
+    assert stale.redirect_chain == [(url + "rounds/1/", 302)]
+    assert (
+        "Round 1 was already saved, from this phone or another, so nothing was added. "
+        "This is the stored round; correct it if it is wrong."
+    ) in stale.content.decode()
+    assert Round.objects.count() == 1
+
+
+def test_the_round_service_refuses_a_round_number_already_taken(scorer, start_game):
+    url = start_game("baskets")
+    scorer.post(url + "rounds/new/", round_form(engine.RULESETS["baskets"]))
     from scorekeeper import services
 
     game = Game.objects.get()
