@@ -415,3 +415,19 @@ def test_rules_picker_shows_every_preset_with_key_numbers(client, db):
         assert f'href="/games/new/{rules.id}/"' in html
     assert "<dt>Game ends</dt><dd>First to 5,000, highest total wins</dd>" in html
     assert "<dt>Exact cut</dt><dd>+100</dd>" in html
+
+
+def test_a_correction_asks_first_showing_the_totals_before_and_after(scorer, start_game):
+    url = start_game("baskets")
+    rules = engine.RULESETS["baskets"]
+    scorer.post(url + "rounds/new/", round_form(rules))
+
+    html = scorer.post(url + "rounds/1/edit/", round_form(rules, other_melded=410)).content
+    text = " ".join(html.decode().split())
+
+    assert (
+        "The game's totals go from Ann 2350, Bob 725 to Ann 2350, Bob 825. "
+        "The history keeps the old round."
+    ) in text.replace("&#x27;", "'")
+    assert '<button class="button big" type="submit" name="confirm" value="1">' in text
+    assert GameEvent.objects.filter(kind="round_changed").count() == 0
