@@ -111,9 +111,12 @@ def rule_values(rules: engine.RuleSet) -> dict[str, str]:
     values = {}
     for name, value in rules.parameters().items():
         if name in ("canasta_bonus", "going_out_minimum", "card_values"):
-            keys = rules.kinds if name == "going_out_minimum" else value
+            keys = list(rules.kinds if name == "going_out_minimum" else value)
+            if name == "card_values" and rules.special_threes and "black3" not in keys:
+                keys.append("black3")  # blank unless black threes are given a value
             for key in keys:
-                values[f"rule-{name}-{key}"] = _shown(value.get(key, 0))
+                default = None if name == "card_values" else 0
+                values[f"rule-{name}-{key}"] = _shown(value.get(key, default))
         else:
             values[f"rule-{name}"] = _shown(value)
     return values
@@ -126,13 +129,14 @@ def _parse_value(name: str, raw: str) -> Any:
     if name == "opening_meld":
         try:
             return json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
+            # The engine refuses the text as typed, naming the field and the form it needs.
             return raw
     if name in CHOICES:
         return raw
     if raw == "":
         return None
-    return int(raw) if re.fullmatch(r"-?\d{1,12}", raw) else raw
+    return int(raw) if re.fullmatch(r"-?[0-9]{1,12}", raw) else raw
 
 
 def overrides_from(rules: engine.RuleSet, data: Mapping[str, str]) -> dict[str, Any]:
@@ -158,15 +162,16 @@ def team_size(rules: engine.RuleSet) -> int:
 
 def parse_sides(
     rules: engine.RuleSet, data: Mapping[str, str]
-) -> tuple[list[SideSpec], int | None, list[engine.FieldError]]:
-    """The named sides, the first dealer's seat and the problems found."""
+) -> tuple[list[SideSpec], int | None, list[engine.FieldError], list[int]]:
+    """The named sides, the first dealer's seat, the problems found and each side's form slot."""
     problems: list[engine.FieldError] = []
     specs: list[SideSpec] = []
-    seat_of: dict[str, int] = {}
+    seat_of: dict[str, tuple[int, int]] = {}
+    slots: list[int] = []  # the form slot of each named side, in seating order
     width = team_size(rules)
-    slots = min(rules.max_sides or MAX_SIDE_SLOTS, MAX_SIDE_SLOTS)
+    slot_count = min(rules.max_sides or MAX_SIDE_SLOTS, MAX_SIDE_SLOTS)
     filled = []
-    for index in range(slots):
+    for index in range(slot_count):
         players = [data.get(f"side{index}-player{p}", "").strip() for p in range(width)]
         name = data.get(f"side{index}-name", "").strip()
         if any(players) or name:
@@ -188,9 +193,12 @@ def parse_sides(
                 )
             )
         specs.append(SideSpec(name, tuple(named) if width > 1 else ()))
+        slots.append(index)
+        seat = 0
         for place, player in enumerate(players):
             if player:
-                seat_of[f"{index}-{place}"] = (position, named.index(player))
+                seat_of[f"{index}-{place}"] = (position, seat)
+                seat += 1
     need = rules.min_sides
     if len(filled) < need:
         problems.append(
@@ -215,7 +223,19 @@ def parse_sides(
         problems.append(
             engine.FieldError("first_dealer", "Choose who deals first: tap the circle by a name.")
         )
-    return specs, dealer, problems
+    return specs, dealer, problems, slots
+
+
+def at_slots(errors: list[engine.FieldError], slots: list[int]) -> list[engine.FieldError]:
+    """Engine errors about `sides[i]` moved to the form slot where that side was typed."""
+    moved = []
+    for error in errors:
+        match = re.match(r"sides\[(\d+)\]", error.path)
+        if match and int(match.group(1)) < len(slots):
+            moved.append(engine.FieldError(f"side{slots[int(match.group(1))]}", error.message))
+        else:
+            moved.append(error)
+    return moved
 
 
 def build(

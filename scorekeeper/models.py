@@ -115,8 +115,9 @@ class RoundScore(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scores")
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="scores")
-    points = models.IntegerField()
-    running_total = models.IntegerField()
+    # House rules allow scores past 32 bits (100 decks, a million a canasta).
+    points = models.BigIntegerField()
+    running_total = models.BigIntegerField()
     lines = models.JSONField(default=list)
 
     class Meta:

@@ -19,7 +19,9 @@ def end_condition(rules: engine.RuleSet) -> str:
     """`First to 10,000` or `After 4 rounds`."""
     if rules.rounds:
         return f"After {rules.rounds} rounds, highest total wins"
-    return f"First to {_n(rules.target_score)}, highest total wins"
+    if rules.target_score is not None:
+        return f"First to {_n(rules.target_score)}, highest total wins"
+    return "When you end it, highest total wins"
 
 
 def opening_meld(rules: engine.RuleSet) -> str:

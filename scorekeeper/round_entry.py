@@ -120,7 +120,7 @@ class RoundForm:
 def _whole_or_raw(raw: str) -> Any:
     raw = raw.strip()
     # Anything but a whole number goes to the engine as typed, which refuses it in words.
-    return int(raw) if re.fullmatch(r"-?\d{1,12}", raw) else raw
+    return int(raw) if re.fullmatch(r"-?[0-9]{1,12}", raw) else raw
 
 
 def parse(

@@ -1,4 +1,5 @@
 import logging
+import re
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -48,7 +49,7 @@ def game_new(request: HttpRequest, preset: str) -> HttpResponse:
         form = game_entry.build(rules, request.GET)
         return render(request, "scorekeeper/game_new.html", {"form": form})
     data = request.POST
-    specs, dealer, problems = game_entry.parse_sides(rules, data)
+    specs, dealer, problems, slots = game_entry.parse_sides(rules, data)
     overrides = game_entry.overrides_from(rules, data)
     try:
         engine.resolve_rules({"base": preset, "overrides": overrides})
@@ -64,7 +65,7 @@ def game_new(request: HttpRequest, preset: str) -> HttpResponse:
                 owner=request.user,
             )
         except engine.RoundError as error:
-            problems.extend(error.errors)
+            problems.extend(game_entry.at_slots(error.errors, slots))
         else:
             grant_scoring(request, game)
             return redirect("game_detail", public_id=game.public_id)
@@ -186,7 +187,11 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
         raise PermissionDenied("Only the phones scoring this game can enter rounds.")
     number = len(game.rounds.all()) + 1
     posted = request.POST.get("round_number", "")
-    if request.method == "POST" and posted.isdigit() and 1 <= int(posted) < number:
+    if (
+        request.method == "POST"
+        and re.fullmatch("[0-9]{1,6}", posted)
+        and 1 <= int(posted) < number
+    ):
         # A double tap, or another phone saved this round first: show what is stored.
         _scorer_or_403(request, game)
         messages.error(
