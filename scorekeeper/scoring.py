@@ -18,12 +18,10 @@ def frozen_rules(rules: engine.RuleSet) -> dict[str, Any]:
     return {"base": rules.id, "overrides": rules.parameters()}
 
 
-def round_input(
-    sides: Sequence[Side], number: int, ended_by: str, entry: Sequence[dict]
-) -> dict[str, Any]:
-    """The engine's input for one round: each side's entry under its name."""
+def round_input(sides: Sequence[Side], ended_by: str, entry: Sequence[dict]) -> dict[str, Any]:
+    """The engine's input for one round of a game (numbered by its place): each side's entry
+    under its name."""
     return {
-        "round": number,
         "ended_by": ended_by,
         "sides": [
             {"name": side.name, **dict(data)} for side, data in zip(sides, entry, strict=True)
@@ -36,15 +34,10 @@ def status_for(
     sides: Sequence[Side],
     rounds: Sequence[Round],
     *,
-    extra: dict[str, Any] | None = None,
     finished: bool | None = None,
 ) -> engine.GameStatus:
-    """Score the game's rounds (plus an extra round being entered) with its frozen rules."""
-    inputs = [round_input(sides, r.number, r.ended_by, r.entry) for r in rounds]
-    if extra is not None:
-        inputs.append(extra)
-    for item in inputs:
-        item.pop("round", None)  # a game numbers its rounds by their place
+    """Score the game's rounds (saved or being entered) with its frozen rules."""
+    inputs = [round_input(sides, r.ended_by, r.entry) for r in rounds]
     return engine.game_status(
         game_ruleset(game),
         [side.name for side in sides],
@@ -77,21 +70,15 @@ def preview_round(
     entry: list[dict[str, Any]],
 ) -> tuple[engine.GameStatus | None, list[engine.FieldError]]:
     """Score the game with round `number` as entered (new or corrected), saving nothing."""
-    inputs = [round_input(sides, r.number, r.ended_by, r.entry) for r in rounds]
-    candidate = round_input(sides, number, ended_by, entry)
-    if number <= len(inputs):
-        inputs[number - 1] = candidate
+    replaced = [*rounds]
+    candidate = Round(game=game, number=number, ended_by=ended_by, entry=entry)
+    if number <= len(replaced):
+        replaced[number - 1] = candidate
     else:
-        inputs.append(candidate)
-    for item in inputs:
-        item.pop("round")
+        replaced.append(candidate)
     try:
-        status = engine.game_status(
-            game_ruleset(game),
-            [side.name for side in sides],
-            inputs,
-            finished=game.ended_by_hand and number <= len(rounds),
-            decks=game.decks,
+        status = status_for(
+            game, sides, replaced, finished=game.ended_by_hand and number <= len(rounds)
         )
     except engine.RoundError as error:
         return None, round_errors(error, number)

@@ -123,9 +123,9 @@ def round_record(
             f"Round {number} was already saved, from this phone or another; "
             f"the game is at round {len(rounds) + 1}.",
         )
-    new = {"ended_by": ended_by, "sides": _named(sides, entry)}
-    status = status_for(game, sides, rounds, extra=new)
+    _check_entry(sides, entry)
     stored = Round(game=game, number=number, ended_by=ended_by, entry=entry)
+    status = status_for(game, sides, [*rounds, stored])
     stored.full_clean()
     stored.save()
     _store(game, sides, [*rounds, stored], status)
@@ -143,6 +143,7 @@ def round_update(
     if stored is None:
         raise _refuse("round", f"There is no round {number} in this game.")
     before = _snapshot(stored)
+    _check_entry(sides, entry)
     stored.ended_by, stored.entry = ended_by, entry
     # A correction may end or un-end the game, but one ended by hand stays ended by hand.
     status = status_for(game, sides, rounds)
@@ -242,10 +243,9 @@ def game_claim(*, game: Game, user: AbstractBaseUser) -> Game:
     return game
 
 
-def _named(sides: Sequence[Side], entry: list[dict]) -> list[dict]:
+def _check_entry(sides: Sequence[Side], entry: list[dict]) -> None:
     if not isinstance(entry, list) or len(entry) != len(sides):
         raise _refuse("sides", f"A round needs an entry for each of the {len(sides)} sides.")
-    return [{"name": side.name, **data} for side, data in zip(sides, entry, strict=True)]
 
 
 def _snapshot(stored: Round) -> dict[str, Any]:
