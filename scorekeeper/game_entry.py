@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper import engine
+from scorekeeper.seating import dealing_order
 from scorekeeper.services import SideSpec
 
 MAX_SIDE_SLOTS = 6
@@ -176,7 +177,6 @@ def parse_sides(
         name = data.get(f"side{index}-name", "").strip()
         if any(players) or name:
             filled.append((index, name, players))
-    # Dealing order interleaves the sides' players, as selectors.seats() does.
     for position, (index, name, players) in enumerate(filled):
         named = [p for p in players if p]
         # A team without a name is called after its players.
@@ -212,13 +212,7 @@ def parse_sides(
     chosen = data.get("first_dealer", "")
     if chosen in seat_of:
         position, place = seat_of[chosen]
-        order = []
-        depth = max((max(1, len(s.players)) for s in specs), default=1)
-        for p in range(depth):
-            for i, spec in enumerate(specs):
-                if p < max(1, len(spec.players)):
-                    order.append((i, p))
-        dealer = order.index((position, place))
+        dealer = dealing_order([len(spec.players) for spec in specs]).index((position, place))
     else:
         problems.append(
             engine.FieldError("first_dealer", "Choose who deals first: tap the circle by a name.")

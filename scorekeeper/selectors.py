@@ -10,6 +10,7 @@ from scorekeeper import engine
 from scorekeeper.access import scoring_ids
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.scoring import game_ruleset
+from scorekeeper.seating import dealing_order
 
 
 @dataclass(frozen=True)
@@ -19,15 +20,11 @@ class Seat:
 
 
 def seats(sides: Sequence[Side]) -> list[Seat]:
-    """Players in dealing order: the deal passes left, so partners alternate with opponents."""
-    order = []
-    width = max((len(side.players) for side in sides), default=1) or 1
-    for place in range(width):
-        for index, side in enumerate(sides):
-            players = side.players or [side.name]
-            if place < len(players):
-                order.append(Seat(index, players[place]))
-    return order
+    """Players in dealing order."""
+    order = dealing_order([len(side.players) for side in sides])
+    return [
+        Seat(index, (sides[index].players or [sides[index].name])[place]) for index, place in order
+    ]
 
 
 def dealer_for(game: Game, sides: Sequence[Side], round_number: int) -> Seat:

@@ -10,6 +10,7 @@ from django.db import transaction
 from scorekeeper import engine
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.scoring import frozen_rules, status_for
+from scorekeeper.seating import dealing_order
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -86,7 +87,7 @@ def game_start(
     names = [spec.name.strip() for spec in sides]
     # The engine checks the number of sides, their names and the decks as it does in a game.
     engine.game_status(rules, names, [], decks=decks)
-    seats = sum(max(1, len(spec.players)) for spec in sides)
+    seats = len(dealing_order([len(spec.players) for spec in sides]))
     if not 0 <= first_dealer < seats:
         raise _refuse("first_dealer", f"The first dealer must be one of the {seats} players.")
     game = Game(
@@ -214,7 +215,7 @@ def game_reopen(*, game: Game, user: User = None) -> Game:
 def game_rematch(*, game: Game, user: User = None) -> Game:
     """A new game with the same rules and sides; the deal moves on one seat."""
     sides = list(game.sides.order_by("position"))
-    seats = sum(max(1, len(side.players)) for side in sides)
+    seats = len(dealing_order([len(side.players) for side in sides]))
     rematch = game_start(
         preset=game.preset,
         sides=[SideSpec(side.name, tuple(side.players)) for side in sides],
