@@ -3,7 +3,9 @@
 Anyone with the game's unguessable address may view it; that address is the read-only link.
 """
 
+from django.conf import settings
 from django.http import HttpRequest
+from django.utils.module_loading import import_string
 
 from scorekeeper.models import Game
 
@@ -25,4 +27,10 @@ def grant_scoring(request: HttpRequest, game: Game) -> None:
 def can_score(request: HttpRequest, game: Game) -> bool:
     if request.user.is_authenticated and game.owner_id == request.user.pk:
         return True
-    return game.public_id in scoring_ids(request)
+    if game.public_id in scoring_ids(request):
+        return True
+    # Other apps grant more (a league lets its members score its tables) without this app
+    # importing them.
+    return any(
+        import_string(path)(request, game) for path in getattr(settings, "SCORING_RULES", ())
+    )

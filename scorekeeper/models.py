@@ -72,6 +72,9 @@ class Side(models.Model):
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=100)
     players = models.JSONField(default=list, blank=True)
+    # The running total after the last round, kept with the round scores for pages that list
+    # many games at once.
+    total = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["position"]

@@ -11,6 +11,7 @@ from scorekeeper import engine
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.scoring import frozen_rules, status_for
 from scorekeeper.seating import dealing_order
+from scorekeeper.signals import game_scored
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -63,11 +64,15 @@ def _store(game: Game, sides: list[Side], rounds: list[Round], status: engine.Ga
             )
     RoundScore.objects.bulk_create(scores)
     by_name = {side.name: side for side in sides}
+    for side in sides:
+        side.total = status.totals[side.name]
+    Side.objects.bulk_update(sides, ["total"])
     game.finished = status.finished
     game.winner = by_name[status.winner] if status.winner else None
     game.tie = status.tie
     game.full_clean()
     game.save()
+    game_scored.send(sender=Game, game=game, sides=sides, status=status)
 
 
 @transaction.atomic

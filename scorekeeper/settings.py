@@ -80,6 +80,9 @@ INSTALLED_APPS = [
     "leagues",
 ]
 
+# Who else may score a game, beyond its owner and the phones given its scorer link.
+SCORING_RULES = ["leagues.access.can_score_league_game"]
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

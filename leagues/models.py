@@ -1,0 +1,342 @@
+"""Club leagues: players, seasons, club nights and the league's record of each game.
+
+A league game is a kitchen-table `scorekeeper.Game`; `LeagueGame` attaches it to a league, a
+season and a club night, and `Participation` keeps, per player, the figures the standings, the
+ratings and the player pages aggregate, refreshed whenever the game is scored.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from scorekeeper.models import Game
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3
+
+
+class Player(models.Model):
+    """A person who plays; the same player may belong to several leagues."""
+
+    name = models.CharField(max_length=100)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueQuerySet(models.QuerySet):
+    def visible_to(self, user) -> "LeagueQuerySet":
+        """Leagues this user may open: public and unlisted ones, and private ones they belong
+        to or organise."""
+        if user is not None and user.is_authenticated:
+            return self.filter(
+                ~Q(visibility=League.Visibility.PRIVATE)
+                | Q(organisers=user)
+                | Q(memberships__player__user=user)
+            ).distinct()
+        return self.exclude(visibility=League.Visibility.PRIVATE)
+
+
+class League(models.Model):
+    """A club's league: its rule set, how a game scores in the standings, who runs it."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public: listed, anyone can view"
+        UNLISTED = "unlisted", "Unlisted: anyone with the link can view"
+        PRIVATE = "private", "Private: members and organisers only"
+
+    class Scoring(models.TextChoices):
+        MATCH = "match", "Match points (win, tie, loss)"
+        TOTAL = "total", "Total points scored"
+
+    class Play(models.TextChoices):
+        TEAMS = "teams", "Partnerships (two teams a table)"
+        SINGLES = "singles", "Individual players"
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(max_length=60, unique=True)
+    description = models.TextField(blank=True, max_length=2000)
+    preset = models.CharField(max_length=32)
+    # Overrides of the preset; each season freezes the full rule set when it is created.
+    house_rules = models.JSONField(default=dict, blank=True)
+    play = models.CharField(max_length=10, choices=Play.choices, default=Play.TEAMS)
+    scoring = models.CharField(max_length=10, choices=Scoring.choices, default=Scoring.MATCH)
+    win_points = models.SmallIntegerField(default=2)
+    tie_points = models.SmallIntegerField(default=1)
+    loss_points = models.SmallIntegerField(default=0)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organised_leagues")
+    members = models.ManyToManyField(Player, through="Membership", related_name="leagues")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = LeagueQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility__in=["public", "unlisted", "private"]),
+                name="league_visibility_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(scoring__in=["match", "total"]), name="league_scoring_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(play__in=["teams", "singles"]), name="league_play_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    """A player in a league, with their current rating there (openskill's mu and sigma)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+    rated_games = models.PositiveIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="membership_unique_player"),
+            models.CheckConstraint(condition=Q(sigma__gt=0), name="membership_sigma_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}"
+
+    @property
+    def rating(self) -> float:
+        return rating_of(self.mu, self.sigma)
+
+
+def rating_of(mu: float, sigma: float) -> float:
+    # The conservative estimate openskill calls the ordinal: a new player starts at 0 and rises
+    # as the games make their skill certain.
+    return mu - 3 * sigma
+
+
+class Season(models.Model):
+    """A span of dates; a game belongs to the season of its date."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    # The league's complete rule set when the season was created, so old games never change.
+    rules = models.JSONField()
+
+    class Meta:
+        ordering = ["-starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "name"], name="season_unique_name"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ClubNight(models.Model):
+    """An evening of play: who came, where they sat, and the tables' games."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="nights")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="nights")
+    date = models.DateField()
+    notes = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "date"], name="night_unique_date"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} on {self.date:%d %b %Y}"
+
+
+class Attendance(models.Model):
+    """A player present at a night, and their seat: a table, a side and a place in it; no
+    table means sitting out (or waiting to be seated, for a late arrival)."""
+
+    night = models.ForeignKey(ClubNight, on_delete=models.CASCADE, related_name="attendances")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attendances")
+    arrived_late = models.BooleanField(default=False)
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    side = models.PositiveSmallIntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "side", "place", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="attendance_unique_player"),
+            models.UniqueConstraint(
+                fields=["night", "table", "side", "place"], name="attendance_unique_seat"
+            ),
+            models.CheckConstraint(
+                condition=(Q(table__isnull=True) & Q(side__isnull=True) & Q(place__isnull=True))
+                | (Q(table__gte=1) & Q(side__isnull=False) & Q(place__isnull=False)),
+                name="attendance_seat_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.night}"
+
+
+class LeagueGameQuerySet(models.QuerySet):
+    def counted(self) -> "LeagueGameQuerySet":
+        """Games that count in standings and ratings: finished and not voided."""
+        return self.filter(game__finished=True, voided=False)
+
+
+class LeagueGame(models.Model):
+    """A kitchen-table game played for a league, on a date of one of its seasons."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="league_game")
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="games")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="games")
+    night = models.ForeignKey(
+        ClubNight, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    date = models.DateField()
+    voided = models.BooleanField(default=False)
+    void_reason = models.CharField(max_length=200, blank=True)
+    # Place in the rating ledger: given when the game first counts, kept through corrections,
+    # so a correction replays the ratings from this game on.
+    ledger = models.PositiveBigIntegerField(null=True, blank=True)
+
+    objects = LeagueGameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-date", "table", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "table"], name="leaguegame_unique_table"),
+            models.UniqueConstraint(fields=["league", "ledger"], name="leaguegame_unique_ledger"),
+            models.CheckConstraint(
+                condition=Q(voided=False) | ~Q(void_reason=""), name="leaguegame_void_has_reason"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} ({self.date})"
+
+
+class Participation(models.Model):
+    """One player's part in one league game: their side and, once the game counts, its result
+    and card figures; the rating before and after it. Each player of a team gets the team's
+    result."""
+
+    class Outcome(models.TextChoices):
+        WIN = "W", "Win"
+        TIE = "T", "Tie"
+        LOSS = "L", "Loss"
+
+    league_game = models.ForeignKey(
+        LeagueGame, on_delete=models.CASCADE, related_name="participations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="participations")
+    side = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField(default=0)
+    # Copied from the league game so that standings aggregate one table.
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="participations")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="participations")
+    date = models.DateField()
+    counted = models.BooleanField(default=False)
+    outcome = models.CharField(max_length=1, choices=Outcome.choices, blank=True)
+    points_for = models.BigIntegerField(default=0)
+    # Against the best other side: the total that had to be beaten.
+    points_against = models.BigIntegerField(default=0)
+    rounds = models.PositiveSmallIntegerField(default=0)
+    went_out = models.PositiveSmallIntegerField(default=0)
+    red_threes = models.PositiveIntegerField(default=0)
+    # Card points left in hand and foot over the game (as a positive number).
+    hand_points = models.BigIntegerField(default=0)
+    # Canastas completed over the game by kind, {"natural": 3, "mixed": 5, ...}.
+    canastas = models.JSONField(default=dict, blank=True)
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "-league_game_id", "side", "place"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league_game", "player"], name="participation_unique_player"
+            ),
+            models.UniqueConstraint(
+                fields=["league_game", "side", "place"], name="participation_unique_seat"
+            ),
+            models.CheckConstraint(
+                condition=(Q(counted=True) & Q(outcome__in=["W", "T", "L"]))
+                | (Q(counted=False) & Q(outcome="")),
+                name="participation_counted_has_outcome",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["league", "counted", "player"], name="participation_standings"),
+            models.Index(fields=["season", "counted", "player"], name="participation_season"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league_game}"
+
+
+class LeagueEvent(models.Model):
+    """The league's audit: who changed what, when, with the values before and after."""
+
+    class Kind(models.TextChoices):
+        LEAGUE_CREATED = "league_created", "League created"
+        LEAGUE_CHANGED = "league_changed", "League settings changed"
+        SEASON_ADDED = "season_added", "Season added"
+        SEASON_CHANGED = "season_changed", "Season changed"
+        MEMBER_ADDED = "member_added", "Member added"
+        MEMBER_CHANGED = "member_changed", "Member changed"
+        PLAYERS_MERGED = "players_merged", "Players merged"
+        NIGHT_ADDED = "night_added", "Club night added"
+        SEATING_SET = "seating_set", "Seating set"
+        LATE_ARRIVAL = "late_arrival", "Late arrival"
+        GAMES_STARTED = "games_started", "Games started"
+        GAME_VOIDED = "game_voided", "Game voided"
+        GAME_RESTORED = "game_restored", "Void lifted"
+        RATINGS_REPLAYED = "ratings_replayed", "Ratings replayed"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    who = models.CharField(max_length=150)
+    summary = models.CharField(max_length=300)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return self.summary

@@ -1,0 +1,271 @@
+"""Reads for leagues: standings, head to head, a player's record, a club night's tables.
+
+Everything is aggregated by the database from `Participation` rows (one per player per league
+game, kept up to date whenever a game is scored), so a page costs the same few queries whatever
+the number of games, rounds or players.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
+
+from leagues.models import League, Membership, Participation, Season, rating_of
+
+# The documented order that breaks ties in the standings, after the column sorted on.
+TIE_BREAK = ("league_points", "wins", "win_pct", "avg_margin", "points_for")
+
+SORTS = {
+    "name": "Player",
+    "games": "Games",
+    "wins": "Wins",
+    "ties": "Ties",
+    "losses": "Losses",
+    "win_pct": "Win %",
+    "points_for": "Points for",
+    "points_against": "Points against",
+    "avg_score": "Average score",
+    "avg_margin": "Average margin",
+    "league_points": "League points",
+    "rating": "Rating",
+}
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    player_id: int
+    name: str
+    games: int
+    wins: int
+    ties: int
+    losses: int
+    points_for: int
+    points_against: int
+    league_points: int
+    rating: float | None
+    last_five: str
+
+    @property
+    def win_pct(self) -> float:
+        # A tie counts as half a win.
+        return 100 * (self.wins + self.ties / 2) / self.games if self.games else 0.0
+
+    @property
+    def avg_score(self) -> float:
+        return self.points_for / self.games if self.games else 0.0
+
+    @property
+    def avg_margin(self) -> float:
+        return (self.points_for - self.points_against) / self.games if self.games else 0.0
+
+
+def counted_participations(league: League, season: Season | None = None) -> QuerySet:
+    """The league's participations that count: finished games, not voided."""
+    rows = Participation.objects.filter(league=league, counted=True)
+    return rows.filter(season=season) if season is not None else rows
+
+
+def league_points(league: League, wins: int, ties: int, losses: int, points_for: int) -> int:
+    """A record's league points under the league's scoring."""
+    if league.scoring == League.Scoring.TOTAL:
+        return points_for
+    return wins * league.win_points + ties * league.tie_points + losses * league.loss_points
+
+
+def standings(
+    league: League,
+    season: Season | None = None,
+    *,
+    sort: str = "league_points",
+    descending: bool = True,
+) -> list[StandingRow]:
+    """The standings of a season (or all time when `season` is None), sorted on a column and
+    then by the tie-break order; three queries whatever the size of the league."""
+    rows = counted_participations(league, season)
+    totals = (
+        rows.values("player_id", "player__name")
+        .annotate(
+            games=Count("id"),
+            wins=Count("id", filter=Q(outcome="W")),
+            ties=Count("id", filter=Q(outcome="T")),
+            losses=Count("id", filter=Q(outcome="L")),
+            points_for_sum=Sum("points_for"),
+            points_against_sum=Sum("points_against"),
+        )
+        .order_by()
+    )
+    last = last_results(rows)
+    skills = {
+        player_id: rating_of(mu, sigma)
+        for player_id, mu, sigma in Membership.objects.filter(
+            league=league, rated_games__gt=0
+        ).values_list("player_id", "mu", "sigma")
+    }
+    table = [
+        StandingRow(
+            player_id=row["player_id"],
+            name=row["player__name"],
+            games=row["games"],
+            wins=row["wins"],
+            ties=row["ties"],
+            losses=row["losses"],
+            points_for=row["points_for_sum"] or 0,
+            points_against=row["points_against_sum"] or 0,
+            league_points=league_points(
+                league, row["wins"], row["ties"], row["losses"], row["points_for_sum"] or 0
+            ),
+            rating=skills.get(row["player_id"]),
+            last_five=last.get(row["player_id"], ""),
+        )
+        for row in totals
+    ]
+    return sort_standings(table, sort, descending)
+
+
+def sort_standings(rows: Sequence[StandingRow], sort: str, descending: bool) -> list[StandingRow]:
+    """Sort on one column, then by the tie-break order (each best first), then by name."""
+    if sort not in SORTS:
+        sort = "league_points"
+    ordered = sorted(rows, key=lambda r: r.name.casefold())
+    for key in reversed(TIE_BREAK):
+        ordered.sort(key=lambda r, key=key: getattr(r, key), reverse=True)
+    if sort == "name":
+        ordered.sort(key=lambda r: r.name.casefold(), reverse=descending)
+    elif sort == "rating":
+        # Unrated players go last whichever way the column is sorted.
+        rated = [r for r in ordered if r.rating is not None]
+        rated.sort(key=lambda r: r.rating, reverse=descending)
+        ordered = rated + [r for r in ordered if r.rating is None]
+    else:
+        ordered.sort(key=lambda r: getattr(r, sort), reverse=descending)
+    return ordered
+
+
+def last_results(rows: QuerySet) -> dict[int, str]:
+    """Each player's last five results, newest first ("WLTWW"), in one query."""
+    recent = (
+        rows.annotate(
+            recent=Window(
+                RowNumber(),
+                partition_by=[F("player_id")],
+                order_by=[F("date").desc(), F("league_game_id").desc()],
+            )
+        )
+        .filter(recent__lte=5)
+        .values_list("player_id", "outcome", "recent")
+    )
+    marks: dict[int, list[tuple[int, str]]] = {}
+    for player_id, outcome, place in recent:
+        marks.setdefault(player_id, []).append((place, outcome))
+    return {player: "".join(o for _, o in sorted(found)) for player, found in marks.items()}
+
+
+@dataclass(frozen=True)
+class Meeting:
+    """A player's record against (or with) another: games, wins, ties, losses."""
+
+    other_id: int
+    other: str
+    games: int
+    wins: int
+    ties: int
+    losses: int
+
+    @property
+    def win_pct(self) -> float:
+        return 100 * (self.wins + self.ties / 2) / self.games if self.games else 0.0
+
+
+def _pairs(rows: QuerySet, *, same_side: bool) -> QuerySet:
+    # Each participation joined with the other players of its game: opponents are on another
+    # side (a win means a higher total than theirs), partners on the same side.
+    paired = rows.annotate(
+        other_id=F("league_game__participations__player_id"),
+        other_name=F("league_game__participations__player__name"),
+        other_side=F("league_game__participations__side"),
+        other_points=F("league_game__participations__points_for"),
+    )
+    if same_side:
+        paired = paired.filter(other_side=F("side")).exclude(other_id=F("player_id"))
+        won, tied, lost = Q(outcome="W"), Q(outcome="T"), Q(outcome="L")
+    else:
+        paired = paired.exclude(other_side=F("side"))
+        won = Q(points_for__gt=F("other_points"))
+        tied = Q(points_for=F("other_points"))
+        lost = Q(points_for__lt=F("other_points"))
+    return (
+        paired.values("player_id", "other_id", "other_name")
+        .annotate(
+            games=Count("id"),
+            wins=Count("id", filter=won),
+            ties=Count("id", filter=tied),
+            losses=Count("id", filter=lost),
+        )
+        .order_by()
+    )
+
+
+def _meetings(pairs: QuerySet) -> list[Meeting]:
+    return [
+        Meeting(
+            row["other_id"],
+            row["other_name"],
+            row["games"],
+            row["wins"],
+            row["ties"],
+            row["losses"],
+        )
+        for row in pairs
+    ]
+
+
+def partners(league: League, player_id: int) -> list[Meeting]:
+    """Who the player has partnered in the league: games together and results, most first."""
+    rows = counted_participations(league).filter(player_id=player_id)
+    found = _meetings(_pairs(rows, same_side=True))
+    return sorted(found, key=lambda m: (-m.games, m.other.casefold()))
+
+
+def opponents(league: League, player_id: int) -> list[Meeting]:
+    """The player's head-to-head record against each opponent in the league."""
+    rows = counted_participations(league).filter(player_id=player_id)
+    found = _meetings(_pairs(rows, same_side=False))
+    return sorted(found, key=lambda m: (-m.games, m.other.casefold()))
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A season's matrix: players in standings order and each pair's record, row vs column."""
+
+    players: list[tuple[int, str]]
+    cells: dict[tuple[int, int], Meeting]
+
+    def row(self, player_id: int) -> list[Meeting | None]:
+        return [self.cells.get((player_id, other)) for other, _ in self.players]
+
+
+def head_to_head(league: League, season: Season) -> HeadToHead:
+    """Every pair of opponents' record in the season, in two queries."""
+    cells: dict[tuple[int, int], Meeting] = {}
+    names: dict[int, str] = {}
+    for row in _pairs(counted_participations(league, season), same_side=False):
+        cells[(row["player_id"], row["other_id"])] = Meeting(
+            row["other_id"],
+            row["other_name"],
+            row["games"],
+            row["wins"],
+            row["ties"],
+            row["losses"],
+        )
+        names[row["other_id"]] = row["other_name"]
+    order = [row.player_id for row in standings(league, season)]
+    # standings() costs three queries; the matrix only needs its order, so keep players who
+    # met nobody (a game against a voided opponent) out.
+    players = [(pid, names[pid]) for pid in order if pid in names]
+    return HeadToHead(players, cells)
+
+
+def rating_display(mu: float | None, sigma: float | None) -> float | None:
+    """The rating shown on pages (openskill's ordinal), or None for an unrated player."""
+    return None if mu is None or sigma is None else rating_of(mu, sigma)
