@@ -35,6 +35,8 @@ from scorekeeper.scoring import frozen_rules, status_for
 
 User = AbstractBaseUser | AnonymousUser | None
 HISTORY_NIGHTS = 6
+# Addresses under /leagues/ that are pages, not leagues.
+RESERVED_SLUGS = {"new"}
 
 
 class LeagueError(Exception):
@@ -82,7 +84,13 @@ def _rules(preset: str, house_rules: Mapping[str, Any]) -> engine.RuleSet:
         return engine.resolve_rules({"base": preset, "overrides": dict(house_rules)})
     except engine.RoundError as error:
         raise LeagueError(
-            [(f"house_rules.{item.path}".rstrip("."), item.message) for item in error.errors]
+            [
+                (
+                    "house_rules." + item.path.removeprefix("rules.").removeprefix("overrides."),
+                    item.message,
+                )
+                for item in error.errors
+            ]
         ) from None
 
 
@@ -127,6 +135,12 @@ def league_create(
     if preset not in engine.RULESETS:
         raise _refuse("preset", f"Choose one of the rule sets: {', '.join(engine.RULESETS)}.")
     rules = _rules(preset, house_rules or {})
+    if slug in RESERVED_SLUGS:
+        raise _refuse(
+            "slug", f"The address “{slug}” is taken by a page of the site; choose another."
+        )
+    if League.objects.filter(slug=slug).exists():
+        raise _refuse("slug", f"Another league already uses the address “{slug}”; choose another.")
     league = League(
         name=name.strip(),
         slug=slug,
@@ -187,6 +201,55 @@ def league_update(*, league: League, user: User, **changes: Any) -> League:
     return league
 
 
+@transaction.atomic
+def organiser_add(*, league: League, account: AbstractBaseUser, user: User) -> None:
+    """Let another user account run the league."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    before = sorted(league.organisers.values_list("username", flat=True))
+    if account.get_username() in before:
+        raise LeagueError(
+            [("username", f"{account.get_username()} already organises {league.name}.")]
+        )
+    league.organisers.add(account)
+    _event(
+        league,
+        LeagueEvent.Kind.LEAGUE_CHANGED,
+        user,
+        f"{account.get_username()} added as an organiser",
+        before={"organisers": before},
+        after={"organisers": sorted([*before, account.get_username()])},
+    )
+
+
+@transaction.atomic
+def organiser_remove(*, league: League, username: str, user: User) -> None:
+    """Stop a user running the league; a league keeps at least one organiser."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    organisers = {u.get_username(): u for u in league.organisers.all()}
+    if username not in organisers:
+        raise LeagueError([("username", f"{username} does not organise {league.name}.")])
+    if len(organisers) == 1:
+        raise LeagueError(
+            [
+                (
+                    "username",
+                    f"A league needs at least one organiser: add another before removing "
+                    f"{username}.",
+                )
+            ]
+        )
+    league.organisers.remove(organisers[username])
+    before = sorted(organisers)
+    _event(
+        league,
+        LeagueEvent.Kind.LEAGUE_CHANGED,
+        user,
+        f"{username} removed as an organiser",
+        before={"organisers": before},
+        after={"organisers": [name for name in before if name != username]},
+    )
+
+
 # Seasons -------------------------------------------------------------------------------------
 
 
@@ -199,6 +262,8 @@ def season_create(
     if ends_on < starts_on:
         raise _refuse("ends_on", "The season must end on or after the day it starts.")
     _no_overlap(league, starts_on, ends_on, exclude=None)
+    if league.seasons.filter(name=name.strip()).exists():
+        raise _refuse("name", f"{league.name} already has a season called {name.strip()}.")
     rules = _rules(league.preset, league.house_rules)
     season = Season(
         league=league,
@@ -272,12 +337,16 @@ def season_update(
     return season
 
 
+def _day(date: datetime.date) -> str:
+    return f"{date.day} {date:%B %Y}"
+
+
 def season_for(league: League, date: datetime.date) -> Season:
     """The season of the league that covers `date`."""
     season = league.seasons.filter(starts_on__lte=date, ends_on__gte=date).first()
     if season is None:
         raise _refuse(
-            "date", f"No season of {league.name} covers {date:%d %B %Y}; add a season first."
+            "date", f"No season of {league.name} covers {_day(date)}; add a season first."
         )
     return season
 
@@ -415,7 +484,7 @@ def night_create(
     """Open a club night on `date` with the players present."""
     season = season_for(league, date)
     if ClubNight.objects.filter(league=league, date=date).exists():
-        raise _refuse("date", f"{league.name} already has a club night on {date:%d %B %Y}.")
+        raise _refuse("date", f"{league.name} already has a club night on {_day(date)}.")
     players = _members(league, player_ids)
     night = ClubNight(league=league, season=season, date=date, notes=notes)
     _checked(night)
@@ -617,7 +686,8 @@ def _table_problems(night: ClubNight, seats: Mapping, started: set[int]) -> list
             problems.append(
                 (
                     f"table-{table}",
-                    f"Table {table} has {count} sides; this rule set plays with {allowed}.",
+                    f"Table {table} has {count} side{'' if count == 1 else 's'}; "
+                    f"this rule set plays with {allowed}.",
                 )
             )
         elif any(size > 3 for size in sides.values()):

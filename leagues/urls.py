@@ -8,4 +8,18 @@ urlpatterns = [
     # The organiser's routes first: "new/" must not be read as a league's slug.
     path("", include("leagues.organiser_urls")),
     path("", views.league_list, name="list"),
+    path("<slug:slug>/", views.league_detail, name="detail"),
+    path("<slug:slug>/standings/", views.standings, name="standings"),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/standings/",
+        views.season_standings,
+        name="season_standings",
+    ),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/head-to-head/",
+        views.head_to_head,
+        name="head_to_head",
+    ),
+    path("<slug:slug>/players/<int:player_id>/", views.player_detail, name="player"),
+    path("<slug:slug>/nights/<int:night_id>/", views.night_detail, name="night"),
 ]

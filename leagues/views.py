@@ -1,8 +1,254 @@
-from django.http import HttpRequest, HttpResponse
+"""The public pages of a league: the list, a league, its standings, head to head, a player and a
+club night. Anyone may read a public or unlisted league; a private one answers 404 to those who
+may not see it, so that its existence is not revealed."""
+
+import datetime
+
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
+
+from leagues import player_stats, selectors
+from leagues.access import is_member, is_organiser
+from leagues.charts import rating_chart
+from leagues.models import League, Season
+
+TOP_STANDINGS = 10
+DEFAULT_SORT = "league_points"
+# Ids are 64-bit; a longer number in the address would overflow the database driver.
+MAX_ID = 2**63 - 1
+
+
+def _league_or_404(request: HttpRequest, slug: str) -> tuple[League, bool]:
+    """The league and whether the viewer organises it; 404 when they may not see it."""
+    league = player_stats.league_get(slug)
+    if league is None:
+        raise Http404("No such league")
+    organiser = is_organiser(request.user, league)
+    if (
+        league.visibility == League.Visibility.PRIVATE
+        and not organiser
+        and not is_member(request.user, league)
+    ):
+        raise Http404("No such league")
+    return league, organiser
+
+
+def _id_or_404(value: int) -> int:
+    if not 0 < value <= MAX_ID:
+        raise Http404("No such page")
+    return value
+
+
+def _render(
+    request: HttpRequest, template: str, context: dict, partial: str | None = None
+) -> HttpResponse:
+    # htmx asks for the fragment; a history restore after a cache miss needs the whole page.
+    if partial and request.htmx and not request.htmx.history_restore_request:
+        template += f"#{partial}"
+    response = render(request, template, context)
+    # The same URL answers a page or a fragment, so caches must key on the header.
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _today() -> datetime.date:
+    return timezone.localdate()
+
+
+def scoring_text(league: League) -> str:
+    """How a game scores in the standings, in words."""
+    if league.scoring == League.Scoring.TOTAL:
+        return "League points are the total points scored."
+    return f"Win {league.win_points}, tie {league.tie_points}, loss {league.loss_points}."
+
+
+TIE_BREAK_TEXT = (
+    "Ties are broken by league points, then wins, then win % (a tie counts half a win), "
+    "then average margin, then points for, then name."
+)
+
+
+MARKS = {"W": "win", "T": "tie", "L": "loss"}
+
+
+def standing_rows(rows: list[selectors.StandingRow]) -> list[tuple[selectors.StandingRow, str]]:
+    """Each row with its last five results in words, the text alternative of the W/T/L marks."""
+    return [
+        (row, ", ".join(MARKS[mark] for mark in row.last_five).capitalize() + ", newest first")
+        if row.last_five
+        else (row, "")
+        for row in rows
+    ]
+
+
+def standings_columns(sort: str | None, order: str | None) -> list[dict]:
+    """The sortable columns: label, whether sorted (and how, for aria-sort), the next order."""
+    columns = []
+    for key, label in selectors.SORTS.items():
+        if key == sort:
+            aria_sort = "descending" if order == "desc" else "ascending"
+            # A second click on the sorted column turns it round.
+            next_order = "asc" if order == "desc" else "desc"
+        else:
+            # A new column starts at its natural order: names A to Z, numbers highest first.
+            aria_sort, next_order = "", "asc" if key == "name" else "desc"
+        columns.append(
+            {"key": key, "label": label, "aria_sort": aria_sort, "next_order": next_order}
+        )
+    return columns
 
 
 @require_GET
 def league_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "leagues/league_list.html")
+    leagues = list(player_stats.leagues_listed(request.user))
+    rows = [(league, player_stats.ruleset_name(league.preset)) for league in leagues]
+    return render(request, "leagues/league_list.html", {"rows": rows})
+
+
+@require_GET
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    league, organiser = _league_or_404(request, slug)
+    seasons = player_stats.league_seasons(league)
+    season = player_stats.current_season(seasons, _today())
+    table = selectors.standings(league, season) if season is not None else []
+    context = {
+        "league": league,
+        "is_organiser": organiser,
+        "ruleset": player_stats.ruleset_name(league.preset),
+        "scoring_text": scoring_text(league),
+        "seasons": seasons,
+        "season": season,
+        "rows": standing_rows(table[:TOP_STANDINGS]),
+        "columns": standings_columns(None, None),
+        "more_rows": len(table) > TOP_STANDINGS,
+        "nights": list(player_stats.recent_nights(league)),
+    }
+    return render(request, "leagues/league_detail.html", context)
+
+
+def _season_or_404(seasons: list[Season], season_id: int) -> Season:
+    # Picked from the list the season switcher shows anyway, which saves a query.
+    season = next((s for s in seasons if s.pk == season_id), None)
+    if season is None:
+        raise Http404("No such season")
+    return season
+
+
+def _standings_page(
+    request: HttpRequest, league: League, organiser: bool, season_id: int | None
+) -> HttpResponse:
+    seasons = player_stats.league_seasons(league)
+    season = _season_or_404(seasons, season_id) if season_id is not None else None
+    sort = request.GET.get("sort", DEFAULT_SORT)
+    if sort not in selectors.SORTS:
+        sort = DEFAULT_SORT
+    order = request.GET.get("order")
+    if order not in ("asc", "desc"):
+        order = "asc" if sort == "name" else "desc"
+    rows = selectors.standings(league, season, sort=sort, descending=order == "desc")
+    context = {
+        "league": league,
+        "is_organiser": organiser,
+        "season": season,
+        "seasons": seasons,
+        "rows": standing_rows(rows),
+        "columns": standings_columns(sort, order),
+        "sortable": True,
+        "caption": (
+            f"Standings sorted by {selectors.SORTS[sort].lower()}, "
+            f"{'highest' if order == 'desc' else 'lowest'} first"
+            if sort != "name"
+            else f"Standings sorted by name, {'A to Z' if order == 'asc' else 'Z to A'}"
+        ),
+        "tie_break_text": TIE_BREAK_TEXT,
+        "scoring_text": scoring_text(league),
+    }
+    return _render(request, "leagues/standings.html", context, "table")
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    league, organiser = _league_or_404(request, slug)
+    return _standings_page(request, league, organiser, None)
+
+
+@require_GET
+def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    league, organiser = _league_or_404(request, slug)
+    return _standings_page(request, league, organiser, season_id)
+
+
+@require_GET
+def head_to_head(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    league, organiser = _league_or_404(request, slug)
+    seasons = player_stats.league_seasons(league)
+    season = _season_or_404(seasons, season_id)
+    matrix = selectors.head_to_head(league, season)
+    ties = any(cell.ties for cell in matrix.cells.values())
+    rows = [
+        (
+            player_id,
+            name,
+            [
+                (other, cell)
+                for (other, _), cell in zip(matrix.players, matrix.row(player_id), strict=True)
+            ],
+        )
+        for player_id, name in matrix.players
+    ]
+    context = {
+        "league": league,
+        "is_organiser": organiser,
+        "season": season,
+        "seasons": seasons,
+        "players": matrix.players,
+        "rows": rows,
+        "ties": ties,
+    }
+    return render(request, "leagues/head_to_head.html", context)
+
+
+@require_GET
+def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    league, organiser = _league_or_404(request, slug)
+    membership = player_stats.membership_get(league, _id_or_404(player_id))
+    if membership is None:
+        raise Http404("No such player in this league")
+    context = {
+        "league": league,
+        "is_organiser": organiser,
+        "membership": membership,
+        "player": membership.player,
+        "rating": membership.rating if membership.rated_games else None,
+        "history": player_stats.player_history(league, player_id, player_stats.HISTORY_LIMIT),
+        "game_count": player_stats.player_game_count(league, player_id),
+        "by_ruleset": player_stats.by_ruleset(league, player_id),
+        "chart": rating_chart(player_stats.rating_history(league, player_id)),
+        "figures": player_stats.card_figures(league, player_id),
+        "partners": selectors.partners(league, player_id),
+        "opponents": selectors.opponents(league, player_id),
+        "teams": league.play == League.Play.TEAMS,
+        "other_leagues": list(player_stats.other_leagues(league, player_id, request.user)),
+    }
+    return render(request, "leagues/player_detail.html", context)
+
+
+@require_GET
+def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    league, organiser = _league_or_404(request, slug)
+    night = player_stats.night_get(league, _id_or_404(night_id))
+    if night is None:
+        raise Http404("No such club night")
+    view = player_stats.night_view(night)
+    context = {
+        "league": league,
+        "is_organiser": organiser,
+        "night": night,
+        "view": view,
+        # Refresh while games run or the night is on; an old night's page stays still.
+        "polling": view.in_progress or night.date == _today(),
+    }
+    return _render(request, "leagues/night_detail.html", context, "results")

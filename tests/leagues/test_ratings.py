@@ -7,7 +7,7 @@ from openskill.models import PlackettLuce
 
 from leagues import services
 from leagues.models import DEFAULT_MU, DEFAULT_SIGMA, Membership, Participation
-from leagues.ratings import Skill, rate, ranks_of
+from leagues.ratings import Skill, ranks_of, rate
 from scorekeeper import services as games
 
 from .conftest import members, play, table_game

@@ -1,0 +1,429 @@
+"""Forms for the organiser's pages: they read and check what was typed; the services write.
+
+Each form keeps its fields named as the services name them, so a `LeagueError` lands beside the
+field it is about (see `show_errors`).
+"""
+
+import re
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.text import slugify
+
+from leagues.models import League, Player, Season
+from scorekeeper import engine
+
+# The house rules a league may set here; the rest stay as the rule set has them.
+HOUSE_RULES = ("target_score", "going_out_bonus", "rounds")
+# Game points a result is worth in the standings: small numbers, but a loss may cost points.
+POINTS_RANGE = (-100, 100)
+NEW_LEAGUE = {
+    "scoring": League.Scoring.MATCH,
+    "visibility": League.Visibility.PUBLIC,
+    "win_points": 2,
+    "tie_points": 1,
+    "loss_points": 0,
+}
+# Addresses the organiser's pages use in place of a league's slug.
+RESERVED_SLUGS = {"new"}
+
+
+def show_errors(form: forms.Form, errors, aliases: dict[str, str] | None = None) -> None:
+    """Put a service's (field, message) pairs beside the form's fields; a field the form does
+    not have gets its message at the top of the form."""
+    aliases = aliases or {}
+    for field, message in errors:
+        name = aliases.get(field, field)
+        if name.startswith("house_rules"):
+            name = _house_rule_field(name)
+        form.add_error(name if name in form.fields else None, message)
+
+
+def _house_rule_field(path: str) -> str:
+    # The services name a house rule "house_rules.<rule>[.<key>]".
+    rest = path.removeprefix("house_rules").lstrip(".")
+    rest = rest.removeprefix("rules.overrides").lstrip(".")
+    return rest.split(".", 1)[0] or "house_rules"
+
+
+def _account(username: str):
+    """The account with this username, or a ValidationError naming what to do."""
+    User = get_user_model()
+    account = User.objects.filter(**{User.USERNAME_FIELD: username}).first()
+    if account is None:
+        raise forms.ValidationError(
+            f"No account is called “{username}”; check the spelling, or leave it blank."
+        )
+    return account
+
+
+class Form(forms.Form):
+    """Labels without Django's trailing colon, as on the rest of the site."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class LeagueForm(Form):
+    """A league's settings. On the edit page the address (slug) cannot change."""
+
+    name = forms.CharField(max_length=100, error_messages={"required": "Give the league a name."})
+    slug = forms.SlugField(
+        label="Address",
+        max_length=60,
+        required=False,
+        help_text="The league's page will be /leagues/<address>/. Leave it blank to make one "
+        "from the name.",
+        error_messages={
+            "invalid": "Use only lower-case letters, digits and hyphens in the address.",
+        },
+    )
+    description = forms.CharField(
+        max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    preset = forms.ChoiceField(
+        label="Rule set",
+        choices=[(ruleset.id, ruleset.name) for ruleset in engine.RULESETS.values()],
+    )
+    play = forms.ChoiceField(
+        label="Play",
+        required=False,
+        choices=[
+            ("", "As the rule set plays it (Baskets: individual players; the others: teams)"),
+            *League.Play.choices,
+        ],
+    )
+    scoring = forms.ChoiceField(
+        label="Standings by", choices=League.Scoring.choices, widget=forms.RadioSelect
+    )
+    win_points = forms.IntegerField(
+        label="Points for a win", min_value=POINTS_RANGE[0], max_value=POINTS_RANGE[1]
+    )
+    tie_points = forms.IntegerField(
+        label="Points for a tie", min_value=POINTS_RANGE[0], max_value=POINTS_RANGE[1]
+    )
+    loss_points = forms.IntegerField(
+        label="Points for a loss", min_value=POINTS_RANGE[0], max_value=POINTS_RANGE[1]
+    )
+    visibility = forms.ChoiceField(
+        label="Who can see it", choices=League.Visibility.choices, widget=forms.RadioSelect
+    )
+    target_score = forms.CharField(
+        label="Target score",
+        required=False,
+        max_length=20,
+        help_text="Blank: the rule set's. Type none to play without a target.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    going_out_bonus = forms.CharField(
+        label="Going-out bonus",
+        required=False,
+        max_length=20,
+        help_text="Blank: the rule set's.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    rounds = forms.CharField(
+        label="Rounds in a game",
+        required=False,
+        max_length=20,
+        help_text="Blank: the rule set's. Type none to play to the target however long it takes.",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+    def __init__(self, data=None, *, league: League | None = None):
+        self.league = league
+        initial = self.initial_for(league) if league is not None else NEW_LEAGUE
+        super().__init__(data, initial=initial)
+        if league is not None:
+            slug = self.fields["slug"]
+            slug.disabled = True
+            slug.help_text = "A league's address does not change, so that links keep working."
+
+    @staticmethod
+    def initial_for(league: League) -> dict[str, Any]:
+        values = {
+            name: getattr(league, name)
+            for name in (
+                "name",
+                "slug",
+                "description",
+                "preset",
+                "play",
+                "scoring",
+                "win_points",
+                "tie_points",
+                "loss_points",
+                "visibility",
+            )
+        }
+        for name in HOUSE_RULES:
+            if name in league.house_rules:
+                value = league.house_rules[name]
+                values[name] = "none" if value is None else str(value)
+        return values
+
+    def clean_name(self) -> str:
+        return self.cleaned_data["name"].strip()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.league is None and "name" in cleaned and "slug" in cleaned:
+            slug = cleaned["slug"] or slugify(cleaned["name"])[:60].strip("-")
+            if not slug:
+                self.add_error(
+                    "slug", "Choose an address: the name has no letters or digits to make one."
+                )
+            elif slug in RESERVED_SLUGS:
+                self.add_error(
+                    "slug", f"The address “{slug}” is kept for this site's pages; choose another."
+                )
+            elif League.objects.filter(slug=slug).exists():
+                self.add_error(
+                    "slug",
+                    f"Another league already uses the address “{slug}”; choose another, such "
+                    f"as “{_free_slug(slug)}”.",
+                )
+            else:
+                cleaned["slug"] = slug
+        return cleaned
+
+    def house_rules(self) -> dict[str, Any]:
+        """The league's house rules with this form's three applied: a blank field goes back
+        to the rule set's value, any other rule the league set stays."""
+        rules = dict(self.league.house_rules) if self.league is not None else {}
+        for name in HOUSE_RULES:
+            raw = self.cleaned_data.get(name, "").strip()
+            if not raw:
+                rules.pop(name, None)
+            elif raw.lower() == "none":
+                rules[name] = None
+            elif re.fullmatch(r"-?[0-9]{1,12}", raw):
+                rules[name] = int(raw)
+            else:
+                # The engine refuses it with a sentence that names the rule.
+                rules[name] = raw
+        return rules
+
+    def service_values(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        values = {
+            name: data[name]
+            for name in (
+                "name",
+                "description",
+                "preset",
+                "scoring",
+                "win_points",
+                "tie_points",
+                "loss_points",
+                "visibility",
+            )
+        }
+        values["house_rules"] = self.house_rules()
+        if self.league is None:
+            values["slug"] = data["slug"]
+            values["play"] = data["play"] or None
+        else:
+            values["play"] = data["play"] or _preset_play(data["preset"])
+        return values
+
+
+def _preset_play(preset: str) -> str:
+    return League.Play.SINGLES if preset == "baskets" else League.Play.TEAMS
+
+
+def _free_slug(slug: str) -> str:
+    taken = set(League.objects.filter(slug__startswith=slug).values_list("slug", flat=True))
+    n = 2
+    while f"{slug}-{n}" in taken:
+        n += 1
+    return f"{slug[: 60 - len(str(n)) - 1]}-{n}"
+
+
+class OrganiserForm(Form):
+    username = forms.CharField(
+        label="Username of the new organiser",
+        max_length=150,
+        error_messages={"required": "Type the username of the account to add."},
+    )
+
+    def clean_username(self):
+        return _account(self.cleaned_data["username"].strip())
+
+
+class SeasonForm(Form):
+    name = forms.CharField(max_length=100, error_messages={"required": "Give the season a name."})
+    starts_on = forms.DateField(
+        label="Starts on",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": "Choose the season's first day.",
+            "invalid": "Type a date such as 2026-09-01.",
+        },
+    )
+    ends_on = forms.DateField(
+        label="Ends on",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": "Choose the season's last day.",
+            "invalid": "Type a date such as 2026-11-30.",
+        },
+    )
+
+    def __init__(self, *args, league: League, season: Season | None = None, **kwargs):
+        self.league, self.season = league, season
+        super().__init__(*args, **kwargs)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        clash = self.league.seasons.filter(name=name)
+        if self.season is not None:
+            clash = clash.exclude(pk=self.season.pk)
+        if clash.exists():
+            raise forms.ValidationError(f"{self.league.name} already has a season called {name}.")
+        return name
+
+
+class MemberForm(Form):
+    """A new member, or a member's name and account on the edit page."""
+
+    name = forms.CharField(max_length=100, error_messages={"required": "Type the member's name."})
+    username = forms.CharField(
+        label="Account to link (optional)",
+        max_length=150,
+        required=False,
+        help_text="The username of the member's account, so they can score the league's "
+        "tables from their phone. Leave blank for none.",
+    )
+
+    def clean_name(self) -> str:
+        return self.cleaned_data["name"].strip()
+
+    def clean_username(self):
+        username = self.cleaned_data["username"].strip()
+        return _account(username) if username else None
+
+
+class ExistingPlayerForm(Form):
+    """A player from another league the organiser runs."""
+
+    player = forms.ModelChoiceField(
+        label="Player from your other leagues",
+        queryset=Player.objects.none(),
+        error_messages={
+            "required": "Choose a player.",
+            "invalid_choice": "Choose one of the players listed.",
+        },
+    )
+
+    def __init__(self, *args, league: League, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = (
+            Player.objects.filter(memberships__league__organisers=user)
+            .exclude(memberships__league=league)
+            .distinct()
+        )
+
+
+def _members_of(league: League):
+    return Player.objects.filter(memberships__league=league).order_by("name", "id")
+
+
+class MergeForm(Form):
+    keep = forms.ModelChoiceField(
+        label="Keep this player",
+        queryset=Player.objects.none(),
+        error_messages={
+            "required": "Choose the player to keep.",
+            "invalid_choice": "Choose one of the league's members.",
+        },
+    )
+    absorb = forms.ModelChoiceField(
+        label="Merge this player into them",
+        queryset=Player.objects.none(),
+        help_text="Their games, club nights and memberships move to the player kept; this "
+        "record then goes.",
+        error_messages={
+            "required": "Choose the player to merge.",
+            "invalid_choice": "Choose one of the league's members.",
+        },
+    )
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("keep", "absorb"):
+            self.fields[name].queryset = _members_of(league)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        keep, absorb = cleaned.get("keep"), cleaned.get("absorb")
+        if keep is not None and absorb is not None and keep.pk == absorb.pk:
+            self.add_error("absorb", "Choose two different players to merge.")
+        return cleaned
+
+
+class NightForm(Form):
+    date = forms.DateField(
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": "Choose the night's date.",
+            "invalid": "Type a date such as 2026-10-01.",
+        },
+    )
+    players = forms.ModelMultipleChoiceField(
+        label="Who is here",
+        queryset=Player.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "Tick members of the league only."},
+    )
+    notes = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = _members_of(league)
+
+
+class ArrivalForm(Form):
+    player = forms.ModelChoiceField(
+        label="A member not yet here",
+        queryset=Player.objects.none(),
+        required=False,
+        empty_label="Choose a member",
+        error_messages={"invalid_choice": "Choose one of the members listed."},
+    )
+    name = forms.CharField(
+        label="Or a new member's name",
+        max_length=100,
+        required=False,
+        help_text="They join the league and are marked as arrived.",
+    )
+
+    def __init__(self, *args, night, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = _members_of(night.league).exclude(attendances__night=night)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        player, name = cleaned.get("player"), cleaned.get("name", "").strip()
+        cleaned["name"] = name
+        if player is not None and name:
+            self.add_error("name", "Choose a member or type a new name, not both.")
+        elif player is None and not name and not self.has_error("player"):
+            self.add_error("player", "Choose who arrived, or type a new member's name.")
+        return cleaned
+
+
+class VoidForm(Form):
+    reason = forms.CharField(
+        label="Why is the game voided?",
+        max_length=200,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        error_messages={
+            "required": "Say why the game is voided (up to 200 characters).",
+            "max_length": "Say why the game is voided in at most 200 characters "
+            "(this has %(show_value)d).",
+        },
+    )

@@ -1,0 +1,365 @@
+"""Reads for the public league pages: the league list, a league's front page, a player's record
+and a club night's tables.
+
+Each read is one query (or a query and a prefetch) whatever the number of games, rounds or
+players; the pages add them up to a fixed count that the query tests pin.
+"""
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+
+from leagues.models import (
+    Attendance,
+    ClubNight,
+    League,
+    LeagueGame,
+    Membership,
+    Participation,
+    Season,
+    rating_of,
+)
+from scorekeeper import engine
+from scorekeeper.models import Side
+
+HISTORY_LIMIT = 50
+
+
+# Leagues -------------------------------------------------------------------------------------
+
+
+def leagues_listed(user) -> QuerySet[League]:
+    """Public leagues and those the user organises or plays in, with their member counts."""
+    shown = Q(visibility=League.Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        # Subqueries rather than joins, so the member count is not multiplied by the join.
+        shown |= Q(pk__in=League.objects.filter(organisers=user).values("pk"))
+        shown |= Q(pk__in=Membership.objects.filter(player__user=user).values("league_id"))
+    return League.objects.filter(shown).annotate(member_count=Count("memberships"))
+
+
+def league_get(slug: str) -> League | None:
+    """The league at this slug, or None."""
+    return League.objects.filter(slug=slug).first()
+
+
+def league_seasons(league: League) -> list[Season]:
+    """The league's seasons, newest first."""
+    return list(league.seasons.order_by("-starts_on"))
+
+
+def ruleset_name(preset: str) -> str:
+    """The rule set's name for a preset id; an id the engine no longer knows is shown as is."""
+    rules = engine.RULESETS.get(preset)
+    return rules.name if rules is not None else preset
+
+
+def current_season(seasons: list[Season], today: datetime.date) -> Season | None:
+    """The season covering today, else the latest one (seasons newest first)."""
+    for season in seasons:
+        if season.starts_on <= today <= season.ends_on:
+            return season
+    return seasons[0] if seasons else None
+
+
+def recent_nights(league: League, limit: int = 10) -> QuerySet[ClubNight]:
+    """The league's latest club nights, newest first, with their seasons."""
+    return league.nights.select_related("season").order_by("-date")[:limit]
+
+
+# A player's record ---------------------------------------------------------------------------
+
+
+def membership_get(league: League, player_id: int) -> Membership | None:
+    """The player's membership of the league, with the player, or None."""
+    return (
+        Membership.objects.select_related("player")
+        .filter(league=league, player_id=player_id)
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One game in a player's results: who played with and against them, and how it went."""
+
+    participation: Participation
+    league_game: LeagueGame
+    partners: list[str]
+    opponents: list[list[str]]
+
+    @property
+    def result(self) -> str:
+        if self.league_game.voided:
+            return "Voided"
+        if not self.participation.counted:
+            return "In progress"
+        return self.participation.get_outcome_display()
+
+
+def player_history(league: League, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryRow]:
+    """The player's latest games (voided and unfinished too), newest first, with their tables."""
+    rows = list(
+        Participation.objects.filter(league=league, player_id=player_id)
+        .select_related("league_game__game", "league_game__night")
+        .prefetch_related(
+            Prefetch(
+                "league_game__participations",
+                queryset=Participation.objects.select_related("player").order_by("side", "place"),
+            )
+        )
+        .order_by("-date", "-league_game_id")[:limit]
+    )
+    history = []
+    for p in rows:
+        others: dict[int, list[str]] = {}
+        for other in p.league_game.participations.all():
+            if other.player_id != player_id:
+                others.setdefault(other.side, []).append(other.player.name)
+        history.append(
+            HistoryRow(
+                participation=p,
+                league_game=p.league_game,
+                partners=others.pop(p.side, []),
+                opponents=[others[side] for side in sorted(others)],
+            )
+        )
+    return history
+
+
+def player_game_count(league: League, player_id: int) -> int:
+    """How many league games the player has a seat in, voided and unfinished ones included."""
+    return Participation.objects.filter(league=league, player_id=player_id).count()
+
+
+@dataclass(frozen=True)
+class RulesetRecord:
+    """A player's results under one rule set."""
+
+    preset: str
+    name: str
+    games: int
+    wins: int
+    ties: int
+    points_for: int
+
+    @property
+    def win_pct(self) -> float:
+        # A tie counts as half a win, as in the standings.
+        return 100 * (self.wins + self.ties / 2) / self.games if self.games else 0.0
+
+    @property
+    def avg_score(self) -> float:
+        return self.points_for / self.games if self.games else 0.0
+
+
+def by_ruleset(league: League, player_id: int) -> list[RulesetRecord]:
+    """The player's counted games grouped by the rule set they were played under."""
+    rows = (
+        Participation.objects.filter(league=league, player_id=player_id, counted=True)
+        .values("league_game__game__preset")
+        .annotate(
+            games=Count("id"),
+            wins=Count("id", filter=Q(outcome="W")),
+            ties=Count("id", filter=Q(outcome="T")),
+            points=Sum("points_for"),
+        )
+        .order_by("league_game__game__preset")
+    )
+    return [
+        RulesetRecord(
+            preset=row["league_game__game__preset"],
+            name=ruleset_name(row["league_game__game__preset"]),
+            games=row["games"],
+            wins=row["wins"],
+            ties=row["ties"],
+            points_for=row["points"] or 0,
+        )
+        for row in rows
+    ]
+
+
+def rating_history(league: League, player_id: int) -> list[float]:
+    """The player's rating after each rated game, in the order the ledger rated them."""
+    return [
+        rating_of(mu, sigma)
+        for mu, sigma in Participation.objects.filter(
+            league=league, player_id=player_id, mu_after__isnull=False
+        )
+        .order_by("league_game__ledger")
+        .values_list("mu_after", "sigma_after")
+    ]
+
+
+@dataclass(frozen=True)
+class CanastaRate:
+    kind: str
+    label: str
+    count: int
+    per_round: float
+
+
+@dataclass(frozen=True)
+class CardFigures:
+    """What only the rounds tell: going out, canastas, red threes, cards left in hand."""
+
+    games: int
+    rounds: int
+    went_out: int
+    red_threes: int
+    hand_points: int
+    canastas: list[CanastaRate] = field(default_factory=list)
+
+    @property
+    def went_out_pct(self) -> float:
+        return 100 * self.went_out / self.rounds if self.rounds else 0.0
+
+    @property
+    def red_threes_per_round(self) -> float:
+        return self.red_threes / self.rounds if self.rounds else 0.0
+
+    @property
+    def hand_points_per_round(self) -> float:
+        return self.hand_points / self.rounds if self.rounds else 0.0
+
+
+def card_figures(league: League, player_id: int) -> CardFigures:
+    """The player's card figures over their counted games, canastas in the rule set's words."""
+    rows = Participation.objects.filter(
+        league=league, player_id=player_id, counted=True
+    ).values_list("rounds", "went_out", "red_threes", "hand_points", "canastas")
+    games = rounds = went_out = red_threes = hand_points = 0
+    kinds: dict[str, int] = {}
+    # Summed here rather than in SQL: the canastas are a JSON object per game, and a player's
+    # games in one league are few enough to add up in Python.
+    for game_rounds, out, threes, hand, canastas in rows:
+        games += 1
+        rounds += game_rounds
+        went_out += out
+        red_threes += threes
+        hand_points += hand
+        for kind, count in (canastas or {}).items():
+            kinds[kind] = kinds.get(kind, 0) + count
+    rules = engine.RULESETS.get(league.preset)
+    order = list(rules.kinds) if rules is not None else []
+    ranked = sorted(kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
+    return CardFigures(
+        games=games,
+        rounds=rounds,
+        went_out=went_out,
+        red_threes=red_threes,
+        hand_points=hand_points,
+        canastas=[
+            CanastaRate(
+                kind, kind_label(rules, kind), kinds[kind], kinds[kind] / rounds if rounds else 0.0
+            )
+            for kind in ranked
+        ],
+    )
+
+
+def kind_label(rules: engine.RuleSet | None, kind: str) -> str:
+    """`Red canastas`, `Clean books`: the rule set's words for a kind, else the kind's name."""
+    if rules is not None and kind in rules.words:
+        return rules.label(kind)
+    return f"{kind.replace('_', ' ').capitalize()} canastas"
+
+
+def other_leagues(league: League, player_id: int, user) -> QuerySet[League]:
+    """The other leagues the player plays in that the viewer may see listed."""
+    return (
+        leagues_listed(user)
+        .filter(pk__in=Membership.objects.filter(player_id=player_id).values("league_id"))
+        .exclude(pk=league.pk)
+    )
+
+
+# A club night --------------------------------------------------------------------------------
+
+
+def night_get(league: League, night_id: int) -> ClubNight | None:
+    """The league's club night with its season, or None."""
+    return ClubNight.objects.select_related("season").filter(league=league, pk=night_id).first()
+
+
+@dataclass
+class TableSide:
+    """One side at a table: its players, and its name and running total once the game runs."""
+
+    players: list[str]
+    name: str = ""
+    total: int | None = None
+    won: bool = False
+
+
+@dataclass
+class NightTable:
+    """A table of a club night: its sides, and its game if it has started."""
+
+    number: int
+    sides: list[TableSide]
+    league_game: LeagueGame | None = None
+
+    @property
+    def rounds(self) -> int:
+        return self.league_game.rounds_played if self.league_game else 0
+
+
+@dataclass(frozen=True)
+class NightView:
+    tables: list[NightTable]
+    present: list[Attendance]
+    sitting_out: list[Attendance]
+    waiting: list[Attendance]
+
+    @property
+    def in_progress(self) -> bool:
+        """Whether a table's game is still being played."""
+        return any(
+            t.league_game is not None
+            and not t.league_game.game.finished
+            and not t.league_game.voided
+            for t in self.tables
+        )
+
+
+def night_view(night: ClubNight) -> NightView:
+    """The night's tables with their sides and games, and who sits out or waits for a seat."""
+    present = list(night.attendances.select_related("player").order_by("player__name"))
+    games = {
+        lg.table: lg
+        for lg in LeagueGame.objects.filter(night=night)
+        .select_related("game")
+        .annotate(rounds_played=Count("game__rounds"))
+        .prefetch_related(Prefetch("game__sides", queryset=Side.objects.order_by("position")))
+    }
+    seats: dict[int, dict[int, list[tuple[int, str]]]] = {}
+    sitting_out, waiting = [], []
+    for a in present:
+        if a.table is None:
+            # A late arrival without a seat is waiting for the next table; anyone else unseated
+            # was left out by the seating.
+            (waiting if a.arrived_late else sitting_out).append(a)
+        else:
+            seats.setdefault(a.table, {}).setdefault(a.side, []).append((a.place, a.player.name))
+    tables = []
+    for number in sorted(set(seats) | {t for t in games if t is not None}):
+        seated = seats.get(number, {})
+        league_game = games.get(number)
+        game_sides = list(league_game.game.sides.all()) if league_game else []
+        count = max(len(game_sides), max(seated, default=-1) + 1)
+        sides = []
+        for index in range(count):
+            players = [name for _, name in sorted(seated.get(index, []))]
+            side = TableSide(players)
+            if index < len(game_sides):
+                game_side = game_sides[index]
+                game = league_game.game
+                side.name, side.total = game_side.name, game_side.total
+                side.won = game.finished and game.winner_id == game_side.pk
+                if not players:
+                    side.players = list(game_side.players) or [game_side.name]
+            sides.append(side)
+        tables.append(NightTable(number, sides, league_game))
+    return NightView(tables, present, sitting_out, waiting)

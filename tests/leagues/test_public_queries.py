@@ -1,0 +1,104 @@
+"""The public league pages cost the same number of queries whatever the number of games,
+rounds, tables or players."""
+
+import datetime
+
+import pytest
+
+from leagues import services
+from leagues.models import League
+from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
+
+# For a visitor who is not signed in.
+STANDINGS_QUERIES = 5  # league, seasons, standings' totals, last five and ratings
+HEAD_TO_HEAD_QUERIES = 6  # league, seasons, pairs, standings' three
+LEAGUE_QUERIES = 6  # league, seasons, standings' three, nights
+# league, membership, history and its tables' players, count, rule sets, ratings, card
+# figures, partners, opponents, other leagues
+PLAYER_QUERIES = 11
+NIGHT_QUERIES = 5  # league, night, attendances, games, their sides
+LIST_QUERIES = 1
+MEMBER_EXTRA_QUERIES = 4
+
+EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+def league_of(organiser, games: int):
+    """Eight players at two tables a night, partners changing from night to night."""
+    league = league_with(organiser)
+    p = list(members(league, *EIGHT).values())
+    for n in range(games):
+        night, table = divmod(n, 2)
+        ring = p[night % 8 :] + p[: night % 8]
+        four = ring[4 * table : 4 * table + 4]
+        game = table_game(
+            league,
+            [[four[0], four[2]], [four[1], four[3]]],
+            date=datetime.date(2026, 10, 1) + datetime.timedelta(days=7 * night),
+            table=table + 1,
+        )
+        play(game, [300 + 50 * (n % 3), 400 - 50 * (n % 4)])
+    return league, p
+
+
+@pytest.mark.parametrize("games", [1, 12])
+def test_league_pages_queries_do_not_grow_with_games(
+    client, organiser, django_assert_num_queries, games
+):
+    league, p = league_of(organiser, games)
+    season = league.seasons.get()
+    night = league.nights.order_by("date").first()
+    pages = [
+        ("/leagues/", LIST_QUERIES),
+        ("/leagues/thursday/", LEAGUE_QUERIES),
+        ("/leagues/thursday/standings/?sort=rating&order=asc", STANDINGS_QUERIES),
+        (f"/leagues/thursday/seasons/{season.pk}/standings/", STANDINGS_QUERIES),
+        (f"/leagues/thursday/seasons/{season.pk}/head-to-head/", HEAD_TO_HEAD_QUERIES),
+        (f"/leagues/thursday/players/{p[0].pk}/", PLAYER_QUERIES),
+        (f"/leagues/thursday/nights/{night.pk}/", NIGHT_QUERIES),
+    ]
+    for url, queries in pages:
+        with django_assert_num_queries(queries):
+            response = client.get(url)
+        assert response.status_code == 200, url
+    played = len(response.content.decode().split("Game page")) - 1
+    assert played == min(games, 2)
+
+    # A member of a private league pays for the session, the user and the two access checks.
+    League.objects.filter(pk=league.pk).update(visibility=League.Visibility.PRIVATE)
+    account = UserFactory()
+    services.player_update(league=league, player=p[0], name="Ann", account=account, user=None)
+    client.force_login(account)
+    for url, queries in pages[1:]:
+        with django_assert_num_queries(queries + MEMBER_EXTRA_QUERIES):
+            response = client.get(url)
+        assert response.status_code == 200, url
+
+
+@pytest.mark.parametrize("tables", [1, 5])
+def test_night_page_queries_do_not_grow_with_tables(
+    client, organiser, django_assert_num_queries, tables
+):
+    league = league_with(organiser)
+    p = list(members(league, *(f"P{n:02}" for n in range(4 * tables + 2))).values())
+    for t in range(tables):
+        four = p[4 * t : 4 * t + 4]
+        game = table_game(league, [four[:2], four[2:]], table=t + 1)
+        if t % 2 == 0:
+            play(game, [500, 300])
+    night = league.nights.get()
+    # One sits out, one arrives late and waits.
+    services.night_arrival(night=night, player=p[-2], user=None)
+    night.attendances.filter(player=p[-2]).update(arrived_late=False)
+    services.night_arrival(night=night, player=p[-1], user=None)
+    url = f"/leagues/thursday/nights/{night.pk}/"
+
+    with django_assert_num_queries(NIGHT_QUERIES):
+        response = client.get(url)
+    with django_assert_num_queries(NIGHT_QUERIES):
+        fragment = client.get(url, HTTP_HX_REQUEST="true")
+
+    page = response.content.decode()
+    assert page.count('<article class="card night-table">') == tables
+    assert f"{4 * tables + 2} players:" in page
+    assert "<html" not in fragment.content.decode()
