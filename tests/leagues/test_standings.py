@@ -129,7 +129,9 @@ def test_all_time_standings_include_earlier_seasons_and_the_season_table_does_no
     )
     play(summer, [1000, 0])
 
-    autumn = {row.name: row.games for row in standings(league, league.seasons.get(name="Autumn 2026"))}
+    autumn = {
+        row.name: row.games for row in standings(league, league.seasons.get(name="Autumn 2026"))
+    }
     all_time = {row.name: (row.games, row.wins) for row in standings(league)}
 
     assert autumn == {"Ann": 4, "Bob": 4, "Cy": 4, "Di": 3, "Eve": 2}
