@@ -81,7 +81,8 @@ def standings(
     descending: bool = True,
 ) -> list[StandingRow]:
     """The standings of a season (or all time when `season` is None), sorted on a column and
-    then by the tie-break order; three queries whatever the size of the league."""
+    then by the tie-break order; three queries whatever the size of the league. The rating is
+    the current one all time, and the one after the player's last game of a season."""
     rows = counted_participations(league, season)
     totals = (
         rows.values("player_id", "player__name")
@@ -96,12 +97,15 @@ def standings(
         .order_by()
     )
     last = last_results(rows)
-    skills = {
-        player_id: rating_of(mu, sigma)
-        for player_id, mu, sigma in Membership.objects.filter(
-            league=league, rated_games__gt=0
-        ).values_list("player_id", "mu", "sigma")
-    }
+    if season is None:
+        skills = {
+            player_id: rating_of(mu, sigma)
+            for player_id, mu, sigma in Membership.objects.filter(
+                league=league, rated_games__gt=0
+            ).values_list("player_id", "mu", "sigma")
+        }
+    else:
+        skills = ratings_after(rows)
     table = [
         StandingRow(
             player_id=row["player_id"],
@@ -140,6 +144,24 @@ def sort_standings(rows: Sequence[StandingRow], sort: str, descending: bool) -> 
     else:
         ordered.sort(key=lambda r: getattr(r, sort), reverse=descending)
     return ordered
+
+
+def ratings_after(rows: QuerySet) -> dict[int, float]:
+    """Each player's rating after their last rated game among `rows`, in one query: a past
+    season's table shows the ratings as that season left them."""
+    latest = (
+        rows.filter(mu_after__isnull=False)
+        .annotate(
+            latest=Window(
+                RowNumber(),
+                partition_by=[F("player_id")],
+                order_by=[F("league_game__ledger").desc()],
+            )
+        )
+        .filter(latest=1)
+        .values_list("player_id", "mu_after", "sigma_after")
+    )
+    return {player_id: rating_of(mu, sigma) for player_id, mu, sigma in latest}
 
 
 def last_results(rows: QuerySet) -> dict[int, str]:

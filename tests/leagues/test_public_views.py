@@ -9,7 +9,7 @@ import pytest
 from django.template.defaultfilters import floatformat
 
 from leagues import services, views
-from leagues.models import League, Membership
+from leagues.models import League, Membership, Participation
 from leagues.selectors import SORTS
 from scorekeeper import services as scores
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
@@ -306,9 +306,25 @@ def test_total_scoring_explains_itself_and_ranks_by_points(client, organiser):
 def test_unrated_players_show_a_dash(client, league, club, season):
     Membership.objects.filter(league=league, player=club["Dan"]).update(rated_games=0)
 
-    response = client.get(f"/leagues/thursday/seasons/{season.pk}/standings/")
+    response = client.get("/leagues/thursday/standings/")
 
     assert body_rows(response)[3].split(" | ")[12] == "–"
+
+
+def test_a_seasons_table_shows_the_rating_its_last_game_left(client, league, club, season):
+    dan = (
+        Participation.objects.filter(player=club["Dan"], counted=True)
+        .order_by("-league_game__ledger")
+        .first()
+    )
+    Membership.objects.filter(league=league, player=club["Dan"]).update(mu=40.0, sigma=1.0)
+
+    season_page = client.get(f"/leagues/thursday/seasons/{season.pk}/standings/")
+    all_time = client.get("/leagues/thursday/standings/")
+
+    expected = f"{dan.mu_after - 3 * dan.sigma_after:.1f}"
+    assert body_rows(season_page)[3].split(" | ")[12] == expected
+    assert body_rows(all_time)[3].split(" | ")[12] == "37.0"
 
 
 BY_EACH_COLUMN = [
