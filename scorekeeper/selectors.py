@@ -36,7 +36,10 @@ def dealer_for(game: Game, sides: Sequence[Side], round_number: int) -> Seat:
 def game_get(public_id: str) -> Game | None:
     """The game at this address, with what its page needs, or None."""
     return (
-        Game.objects.select_related("winner", "owner")
+        # A league game's page says which league, night and table it belongs to.
+        Game.objects.select_related(
+            "winner", "owner", "league_game__league", "league_game__night"
+        )
         .prefetch_related(
             Prefetch("sides", queryset=Side.objects.order_by("position")),
             Prefetch(
