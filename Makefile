@@ -33,6 +33,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 # DEBUG defaults on here only: the settings default to off, which a deployment relies on.
 run: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The engine's line and branch coverage is reported, and the run fails below 95%.
