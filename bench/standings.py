@@ -486,6 +486,15 @@ def main() -> None:
     league, season = seeded["league"], seeded["seasons"][-1]
     for label, run in targets(league, season):
         measure(label, run, args.requests, args.players)
+    from leagues.services import ratings_replay
+
+    start = time.perf_counter()
+    replayed = ratings_replay(league=league, start=None)
+    print(
+        f"ratings replayed from the first game: {replayed} games in "
+        f"{time.perf_counter() - start:.1f} s (what merging two players costs; a correction "
+        "replays from the corrected game on)"
+    )
     print(f"load average over the last minute at the end: {os.getloadavg()[0]:.2f}")
     if url.startswith("sqlite:") and not args.keep:
         from django.db import connection

@@ -20,6 +20,7 @@ from leagues.models import (
     Season,
     rating_of,
 )
+from leagues.selectors import win_percentage
 from scorekeeper import engine
 from scorekeeper.models import Side
 
@@ -146,8 +147,7 @@ class RulesetRecord:
 
     @property
     def win_pct(self) -> float:
-        # A tie counts as half a win, as in the standings.
-        return 100 * (self.wins + self.ties / 2) / self.games if self.games else 0.0
+        return win_percentage(self.wins, self.ties, self.games)
 
     @property
     def avg_score(self) -> float:

@@ -32,6 +32,11 @@ SORTS = {
 }
 
 
+def win_percentage(wins: int, ties: int, games: int) -> float:
+    """Win %, a tie counting as half a win; 0 before any game."""
+    return 100 * (wins + ties / 2) / games if games else 0.0
+
+
 @dataclass(frozen=True)
 class StandingRow:
     player_id: int
@@ -48,8 +53,7 @@ class StandingRow:
 
     @property
     def win_pct(self) -> float:
-        # A tie counts as half a win.
-        return 100 * (self.wins + self.ties / 2) / self.games if self.games else 0.0
+        return win_percentage(self.wins, self.ties, self.games)
 
     @property
     def avg_score(self) -> float:
@@ -196,7 +200,7 @@ class Meeting:
 
     @property
     def win_pct(self) -> float:
-        return 100 * (self.wins + self.ties / 2) / self.games if self.games else 0.0
+        return win_percentage(self.wins, self.ties, self.games)
 
 
 def _pairs(rows: QuerySet, *, same_side: bool) -> QuerySet:
