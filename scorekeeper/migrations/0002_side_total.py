@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorekeeper', '0001_game_side_round_scores_events'),
+        ("scorekeeper", "0001_game_side_round_scores_events"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='side',
-            name='total',
+            model_name="side",
+            name="total",
             field=models.BigIntegerField(default=0),
         ),
     ]
