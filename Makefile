@@ -6,9 +6,10 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 HTMX_VERSION := 2.0.11
+DEJAVU_VERSION := 2.37.3
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format check-python vendor-htmx clean
+.PHONY: help run test lint format check-python vendor-htmx vendor-fonts clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -54,6 +55,14 @@ vendor-htmx:
 	rm -rf .vendor-tmp && mkdir .vendor-tmp
 	cd .vendor-tmp && npm pack --silent htmx.org@$(HTMX_VERSION) && tar xzf htmx.org-$(HTMX_VERSION).tgz
 	cp .vendor-tmp/package/dist/htmx.min.js .vendor-tmp/package/LICENSE static/vendor/htmx/
+	rm -rf .vendor-tmp
+
+# The PDFs embed DejaVu Sans Condensed (Latin, Greek, Cyrillic), from the npm registry.
+vendor-fonts:
+	rm -rf .vendor-tmp && mkdir .vendor-tmp
+	cd .vendor-tmp && npm pack --silent dejavu-fonts-ttf@$(DEJAVU_VERSION) && tar xzf dejavu-fonts-ttf-$(DEJAVU_VERSION).tgz
+	cp .vendor-tmp/package/ttf/DejaVuSansCondensed.ttf .vendor-tmp/package/ttf/DejaVuSansCondensed-Bold.ttf \
+		.vendor-tmp/package/LICENSE scorekeeper/pdf/fonts/
 	rm -rf .vendor-tmp
 
 clean:

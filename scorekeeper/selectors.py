@@ -37,7 +37,13 @@ def game_get(public_id: str) -> Game | None:
     """The game at this address, with what its page needs, or None."""
     return (
         # A league game's page says which league, night and table it belongs to.
-        Game.objects.select_related("winner", "owner", "league_game__league", "league_game__night")
+        Game.objects.select_related(
+            "winner",
+            "owner",
+            "league_game__league",
+            "league_game__season",
+            "league_game__night",
+        )
         .prefetch_related(
             Prefetch("sides", queryset=Side.objects.order_by("position")),
             Prefetch(

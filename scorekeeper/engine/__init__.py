@@ -8,6 +8,7 @@ from .errors import FieldError, RoundError
 from .game import GameRound, GameStatus, game_status
 from .rules import RULESETS, RuleSet, get_ruleset, resolve_rules
 from .scoring import Line, RoundResult, SideScore, score_round
+from .sheet import SheetItem, sheet_items
 
 __all__ = [
     "RULESETS",
@@ -18,10 +19,12 @@ __all__ = [
     "RoundError",
     "RoundResult",
     "RuleSet",
+    "SheetItem",
     "SideScore",
     "card_points",
     "game_status",
     "get_ruleset",
     "resolve_rules",
     "score_round",
+    "sheet_items",
 ]

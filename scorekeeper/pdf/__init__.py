@@ -1,0 +1,1 @@
+"""PDF builders: plain data in, the bytes of a PDF file out. No Django import: views wrap them."""

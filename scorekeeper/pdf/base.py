@@ -1,0 +1,125 @@
+"""What every PDF shares: paper sizes, the embedded font, text styles and the page footer."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.pagesizes import landscape as turned
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
+
+PAPER = {"a4": A4, "letter": LETTER}
+PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
+MARGIN = 12 * mm
+# Platypus frames pad their content by 6 points on each side.
+FRAME_PADDING = 6
+
+FONT = "DejaVuSansCondensed"
+BOLD = "DejaVuSansCondensed-Bold"
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+
+# Grey enough to tell apart from black on a cheap laser printer, dark enough to photocopy.
+RULE = colors.Color(0.55, 0.55, 0.55)
+SHADE = colors.Color(0.9, 0.9, 0.9)
+LIGHT = colors.Color(0.96, 0.96, 0.96)
+
+
+class PdfError(ValueError):
+    """Plain data a builder cannot print, such as an unknown paper size."""
+
+
+def _register_fonts() -> None:
+    # Helvetica, the built-in font, has no Ł; an embedded TrueType font has every Latin letter
+    # and gives the text a ToUnicode map, so that it can be selected and searched.
+    if FONT in pdfmetrics.getRegisteredFontNames():
+        return
+    pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSansCondensed.ttf")))
+    pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSansCondensed-Bold.ttf")))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+
+
+_register_fonts()
+
+
+def style(name: str, size: float = 9, *, bold: bool = False, **extra) -> ParagraphStyle:
+    """A paragraph style in the embedded font."""
+    return ParagraphStyle(
+        name, fontName=BOLD if bold else FONT, fontSize=size, leading=size * 1.22, **extra
+    )
+
+
+TITLE = style("title", 16, bold=True, spaceAfter=1 * mm)
+HEADING = style("heading", 11, bold=True, spaceBefore=3 * mm, spaceAfter=1.5 * mm)
+BODY = style("body", 9)
+SMALL = style("small", 7.5)
+CELL = style("cell", 8)
+CELL_BOLD = style("cell-bold", 8, bold=True)
+CELL_RIGHT = style("cell-right", 8, alignment=TA_RIGHT)
+CELL_RIGHT_BOLD = style("cell-right-bold", 8, bold=True, alignment=TA_RIGHT)
+
+
+def text(value: str, paragraph_style: ParagraphStyle = BODY) -> Paragraph:
+    """A paragraph of plain text: names are escaped, never read as markup."""
+    return Paragraph(escape(value), paragraph_style)
+
+
+def page_size(paper: str, *, landscape: bool = False) -> tuple[float, float]:
+    """The page size of `a4` or `letter`, upright or turned (for wide tables)."""
+    try:
+        size = PAPER[paper]
+    except KeyError:
+        raise PdfError(f"Paper must be one of {', '.join(PAPER)}, not {paper!r}.") from None
+    return turned(size) if landscape else size
+
+
+def frame_width(paper: str, *, landscape: bool = False) -> float:
+    """The width a flowable may take between the margins."""
+    return page_size(paper, landscape=landscape)[0] - 2 * MARGIN - 2 * FRAME_PADDING
+
+
+def render(
+    story: Sequence[Flowable],
+    *,
+    paper: str,
+    title: str,
+    footer: str,
+    author: str = "",
+    landscape: bool = False,
+) -> bytes:
+    """Lay the flowables out on pages of the given paper and return the PDF file."""
+    size = page_size(paper, landscape=landscape)
+    buffer = io.BytesIO()
+
+    def draw_footer(canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont(FONT, 7)
+        canvas.setFillColor(colors.black)
+        canvas.drawString(MARGIN, MARGIN / 2, footer)
+        canvas.drawRightString(size[0] - MARGIN, MARGIN / 2, f"Page {doc.page}")
+        canvas.restoreState()
+
+    document = SimpleDocTemplate(
+        buffer,
+        pagesize=size,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=title,
+        author=author or "Hand and Foot scorekeeper",
+        creator="Hand and Foot scorekeeper",
+        # The same data gives the same bytes: no timestamp or random id in the file.
+        invariant=True,
+        lang="en",
+    )
+    document.build(list(story), onFirstPage=draw_footer, onLaterPages=draw_footer)
+    return buffer.getvalue()

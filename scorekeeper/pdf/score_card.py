@@ -1,0 +1,421 @@
+"""Score sheets: blank for any rule set, or filled with a game's rounds as the engine scored them.
+
+The builder only prints: every number comes from the engine's `GameStatus`, never from a sum
+of its own, so the card says what the game page says.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from scorekeeper import engine
+from scorekeeper.pdf.base import (
+    BODY,
+    CELL,
+    CELL_BOLD,
+    CELL_RIGHT,
+    CELL_RIGHT_BOLD,
+    LIGHT,
+    RULE,
+    SHADE,
+    SMALL,
+    TITLE,
+    frame_width,
+    render,
+    text,
+)
+
+# A game to a target has no last round: the blank sheet gives this many blocks, and says how
+# to carry on.
+TARGET_ROUNDS = 8
+# An unfinished game's card leaves this many empty blocks after its last round.
+ROOM_TO_CONTINUE = 2
+MINUS = "−"
+
+
+@dataclass(frozen=True)
+class CardSide:
+    """A column of the sheet: the side's name and its players in seating order."""
+
+    name: str
+    players: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoreCard:
+    """What a score sheet shows. With no status (or no rounds yet) the sheet is blank."""
+
+    rules: engine.RuleSet
+    sides: tuple[CardSide, ...]
+    status: engine.GameStatus | None = None
+    title: str = ""
+    date: datetime.date | None = None
+    # ("League", "Riverside Card Club"), ("Club night", "21 November 2026, table 3")...
+    details: tuple[tuple[str, str], ...] = ()
+    # Who deals each round, first round first, as far as it is known.
+    dealers: tuple[str, ...] = ()
+    house_rules: bool = False
+    # A link printed as a QR code and as text: the table's game on a phone.
+    link: str = ""
+    link_caption: str = "Scan to open this game on a phone"
+    signatures: bool = True
+    # The blank side names are lines to write on.
+    named: bool = True
+
+
+def number(value: int) -> str:
+    """`1,250`, `−85`: a typographic minus, which prints clearly and reads back as a minus."""
+    return f"{MINUS}{abs(value):,}" if value < 0 else f"{value:,}"
+
+
+def end_condition(rules: engine.RuleSet) -> str:
+    if rules.rounds:
+        return f"The game ends after round {rules.rounds}; the highest total wins."
+    if rules.target_score is not None:
+        return (
+            f"The game ends when a {rules.words['side']} reaches {rules.target_score:,}; "
+            "the highest total wins."
+        )
+    return "The game ends when the table decides; the highest total wins."
+
+
+def meld_bands(rules: engine.RuleSet) -> str:
+    """The opening-meld requirement, printed once where it moves with the score."""
+    if rules.opening_meld_by == "round":
+        steps = ", ".join(
+            f"round {index} needs {points:,}" for index, points in enumerate(rules.opening_meld, 1)
+        )
+        return f"Opening meld by round: {steps}."
+    bands = []
+    levels = list(rules.opening_meld)
+    for index, (floor, points) in enumerate(levels):
+        upper = levels[index + 1][0] if index + 1 < len(levels) else None
+        if floor is None and upper is not None:
+            bands.append(f"below {number(upper)}: {points:,}")
+        elif upper is None:
+            bands.append(f"{number(floor or 0)} and over: {points:,}")
+        else:
+            bands.append(f"{number(floor)} to {number(upper - 5)}: {points:,}")
+    return "Opening meld by your total before the round: " + "; ".join(bands) + "."
+
+
+def _rounds_shown(card: ScoreCard) -> int:
+    played = len(card.status.rounds) if card.status else 0
+    if card.rules.rounds:
+        return max(card.rules.rounds, played)
+    if card.status and card.status.finished:
+        return played
+    if played:
+        return played + ROOM_TO_CONTINUE
+    return TARGET_ROUNDS
+
+
+def _cell(line: engine.Line | None) -> str:
+    if line is None:
+        return ""
+    if line.count is not None:
+        return f"{line.count} = {number(line.points)}"
+    return number(line.points)
+
+
+def _meld(card: ScoreCard, round_number: int) -> list[str]:
+    """Each side's opening meld in a round: printed where the rules or the scores so far fix it,
+    left blank to fill in where it depends on totals not yet known."""
+    rules, status = card.rules, card.status
+    if rules.opening_meld_by == "round":
+        return [f"{rules.opening_meld_for(round_number, 0):,}"] * len(card.sides)
+    before: list[int] | None = None
+    if round_number == 1:
+        before = [0] * len(card.sides)
+    elif status and round_number - 1 <= len(status.rounds):
+        totals = status.rounds[round_number - 2].totals
+        before = [totals[side] for side in status.sides]
+    if before is None:
+        return [""] * len(card.sides)
+    return [f"{rules.opening_meld_for(round_number, total):,}" for total in before]
+
+
+def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
+    rules, status = card.rules, card.status
+    played = (
+        status.rounds[round_number - 1] if status and round_number <= len(status.rounds) else None
+    )
+    heading = f"Round {round_number}"
+    if round_number <= len(card.dealers):
+        heading += f" · {card.dealers[round_number - 1]} deals"
+    rows: list[list] = [
+        [Paragraph(escape(heading), CELL_BOLD)]
+        + [Paragraph(escape(side.name), CELL_RIGHT_BOLD) for side in card.sides]
+    ]
+    rows.append(
+        [text("Opening meld", CELL)] + [text(m, CELL_RIGHT) for m in _meld(card, round_number)]
+    )
+    by_item = (
+        [{line.item: line for line in side.lines} for side in played.result.sides]
+        if played
+        else None
+    )
+    stock_out = played is not None and played.result.went_out is None
+    for item in engine.sheet_items(rules):
+        if by_item is None:
+            values = [""] * len(card.sides)
+        elif item.item == "going_out" and stock_out:
+            values = ["stock ran out"] * len(card.sides)
+        else:
+            values = [_cell(lines.get(item.item)) for lines in by_item]
+        rows.append([text(item.heading, CELL)] + [text(v, CELL_RIGHT) for v in values])
+    if played:
+        totals = [number(played.scores[name]) for name in status.sides]
+        running = [number(played.totals[name]) for name in status.sides]
+    else:
+        totals = running = [""] * len(card.sides)
+    rows.append([text("Round total", CELL_BOLD)] + [text(v, CELL_RIGHT_BOLD) for v in totals])
+    rows.append([text("Running total", CELL_BOLD)] + [text(v, CELL_RIGHT_BOLD) for v in running])
+    label_width = width * (0.5 if len(card.sides) <= 2 else 0.34)
+    side_width = (width - label_width) / len(card.sides)
+    # A blank block leaves room to write by hand.
+    heights = None if played else [None] + [6 * mm] * (len(rows) - 1)
+    table = Table(
+        rows,
+        colWidths=[label_width] + [side_width] * len(card.sides),
+        rowHeights=heights,
+        repeatRows=1,
+    )
+    last = len(rows) - 1
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+                ("BOX", (0, 0), (-1, -1), 1, colors.black),
+                ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+                ("BACKGROUND", (0, 1), (-1, 1), LIGHT),
+                ("LINEABOVE", (0, last - 1), (-1, last - 1), 1, colors.black),
+                ("BACKGROUND", (0, last), (-1, last), SHADE),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.9),
+                ("LEFTPADDING", (0, 0), (-1, -1), 2.5),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+            ]
+        )
+    )
+    return table
+
+
+def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
+    count = _rounds_shown(card)
+    if len(card.sides) > 2:
+        return [
+            KeepTogether([_round_block(card, n, width), Spacer(0, 3 * mm)])
+            for n in range(1, count + 1)
+        ]
+    # Two columns fit side by side: two rounds to a row, as on the printed pads.
+    gap = 4 * mm
+    half = (width - gap) / 2
+    out: list[Flowable] = []
+    for first in range(1, count + 1, 2):
+        pair = [_round_block(card, first, half)]
+        pair.append(_round_block(card, first + 1, half) if first + 1 <= count else "")
+        row = Table([[pair[0], "", pair[1]]], colWidths=[half, gap, half])
+        row.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3 * mm),
+                ]
+            )
+        )
+        out.append(row)
+    return out
+
+
+def _qr(link: str, size: float) -> Drawing:
+    widget = QrCodeWidget(link, barLevel="M")
+    left, bottom, right, top = widget.getBounds()
+    drawing = Drawing(
+        size, size, transform=[size / (right - left), 0, 0, size / (top - bottom), 0, 0]
+    )
+    drawing.add(widget)
+    return drawing
+
+
+def _result(card: ScoreCard) -> str:
+    status = card.status
+    if not status or not status.rounds:
+        return ""
+    totals = ", ".join(f"{name} {number(status.totals[name])}" for name in status.sides)
+    if status.finished and status.tie:
+        return f"Tie after round {len(status.rounds)}: {totals}."
+    if status.finished:
+        best = number(status.totals[status.winner])
+        return f"Winner: {status.winner} with {best}. Final totals: {totals}."
+    needs = (
+        ", ".join(f"{name} {status.meld_requirement[name]:,}" for name in status.sides)
+        if status.meld_requirement
+        else ""
+    )
+    return (
+        f"In progress after round {len(status.rounds)}: {totals}. "
+        f"Round {status.next_round} opening meld: {needs}."
+    )
+
+
+def _summary(card: ScoreCard, width: float) -> Table:
+    """The game page's scoreboard: each round's points and running total, side by side."""
+    status = card.status
+    assert status is not None
+    header = [text("Round", CELL_BOLD)] + [text(s.name, CELL_RIGHT_BOLD) for s in card.sides]
+    rows = [header]
+    for played in status.rounds:
+        rows.append(
+            [text(str(played.round), CELL)]
+            + [
+                text(f"{number(played.scores[name])} → {number(played.totals[name])}", CELL_RIGHT)
+                for name in status.sides
+            ]
+        )
+    rows.append(
+        [text("Total", CELL_BOLD)]
+        + [text(number(status.totals[n]), CELL_RIGHT_BOLD) for n in status.sides]
+    )
+    label = min(22 * mm, width * 0.2)
+    table = Table(rows, colWidths=[label] + [(width - label) / len(card.sides)] * len(card.sides))
+    table.setStyle(
+        TableStyle(
+            [
+                ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+                ("BOX", (0, 0), (-1, -1), 1, colors.black),
+                ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+                ("BACKGROUND", (0, -1), (-1, -1), SHADE),
+                ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+            ]
+        )
+    )
+    return table
+
+
+def title_of(card: ScoreCard) -> str:
+    if card.title:
+        return card.title
+    if card.named:
+        return " vs ".join(side.name for side in card.sides)
+    return f"{card.rules.name}: score sheet"
+
+
+def _header(card: ScoreCard, width: float) -> list[Flowable]:
+    rules = card.rules
+    lines: list[Flowable] = [text(title_of(card), TITLE)]
+    rules_line = rules.name + (" with house rules" if card.house_rules else "")
+    lines.append(text(f"{rules_line}. {end_condition(rules)}", BODY))
+    lines.append(text(meld_bands(rules), BODY))
+    facts = []
+    if card.date:
+        facts.append(f"Date: {card.date.day} {card.date:%B %Y}")
+    facts.extend(f"{label}: {value}" for label, value in card.details)
+    if facts:
+        lines.append(text(" · ".join(facts), BODY))
+    if not card.named:
+        lines.append(
+            text(f"Write each {rules.words['side']}'s name at the top of its column.", SMALL)
+        )
+    elif any(side.players for side in card.sides):
+        seats = "; ".join(
+            f"{side.name}: {', '.join(side.players)}" for side in card.sides if side.players
+        )
+        lines.append(text(f"Players: {seats}", BODY))
+    if not card.link:
+        return [*lines, Spacer(0, 2 * mm)]
+    size = 30 * mm
+    qr_cell = [_qr(card.link, size), text(card.link_caption, SMALL)]
+    table = Table([[lines, qr_cell]], colWidths=[width - size - 4 * mm, size + 4 * mm])
+    table.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return [table, text(card.link, SMALL), Spacer(0, 2 * mm)]
+
+
+def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
+    out: list[Flowable] = []
+    rules = card.rules
+    if not rules.rounds and not (card.status and card.status.finished):
+        shown = _rounds_shown(card)
+        out.append(
+            text(
+                f"Game not over after round {shown}? Carry the running totals to a new sheet "
+                f"and number its rounds on from {shown + 1}.",
+                SMALL,
+            )
+        )
+    if card.signatures:
+        per_row = 2
+        column = width / per_row
+        rows: list[list] = []
+        for start in range(0, len(card.sides), per_row):
+            chunk = card.sides[start : start + per_row]
+            rows.append([""] * per_row)
+            captions = [
+                text(f"Signed for {side.name}" if card.named else "Signature", SMALL)
+                for side in chunk
+            ]
+            rows.append(captions + [""] * (per_row - len(chunk)))
+        table = Table(rows, colWidths=[column] * per_row)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 8 * mm),
+                    *[
+                        ("LINEBELOW", (col, row), (col, row), 0.7, colors.black)
+                        for row in range(0, len(rows), 2)
+                        for col in range(len(rows[row + 1]))
+                        if rows[row + 1][col] != ""
+                    ],
+                    *[
+                        ("TOPPADDING", (0, row), (-1, row), 9 * mm)
+                        for row in range(0, len(rows), 2)
+                    ],
+                ]
+            )
+        )
+        out.append(KeepTogether([Spacer(0, 2 * mm), table]))
+    return out
+
+
+def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
+    """The sheet's flowables, for a file of its own or a page of a club-night pack."""
+    width = frame_width(paper)
+    story = _header(card, width)
+    result = _result(card)
+    if result:
+        story.append(Paragraph(f"<b>{escape(result)}</b>", BODY))
+        story.append(Spacer(0, 2 * mm))
+        story.append(_summary(card, width))
+        story.append(Spacer(0, 4 * mm))
+    story.extend(_blocks(card, width))
+    story.extend(_footer_notes(card, width))
+    return story
+
+
+def build_score_card(card: ScoreCard, *, paper: str = "a4") -> bytes:
+    """A score sheet as a PDF file: blank, or filled with the rounds of `card.status`."""
+    footer = f"{title_of(card)} · {card.rules.name} · Hand and Foot scorekeeper"
+    return render(
+        score_card_story(card, paper=paper), paper=paper, title=title_of(card), footer=footer
+    )

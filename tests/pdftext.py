@@ -1,0 +1,18 @@
+"""Reading a PDF back as text, the way a reader selects and searches it."""
+
+import io
+import re
+
+from pypdf import PdfReader
+
+
+def pdf_pages(data: bytes) -> list[str]:
+    """The text of each page, with runs of spaces made one."""
+    assert data.startswith(b"%PDF-"), data[:20]
+    reader = PdfReader(io.BytesIO(data))
+    return [re.sub(r"[ \t]+", " ", page.extract_text()) for page in reader.pages]
+
+
+def pdf_text(data: bytes) -> str:
+    """The text of the whole file."""
+    return "\n".join(pdf_pages(data))
