@@ -9,11 +9,18 @@ urlpatterns = [
     path("", include("leagues.organiser_urls")),
     path("", views.league_list, name="list"),
     path("<slug:slug>/", views.league_detail, name="detail"),
+    path("<slug:slug>/score-sheet.pdf", views.score_sheet, name="score_sheet"),
     path("<slug:slug>/standings/", views.standings, name="standings"),
+    path("<slug:slug>/standings.pdf", views.standings_pdf, name="standings_pdf"),
     path(
         "<slug:slug>/seasons/<int:season_id>/standings/",
         views.season_standings,
         name="season_standings",
+    ),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/standings.pdf",
+        views.season_standings_pdf,
+        name="season_standings_pdf",
     ),
     path(
         "<slug:slug>/seasons/<int:season_id>/head-to-head/",
@@ -22,4 +29,5 @@ urlpatterns = [
     ),
     path("<slug:slug>/players/<int:player_id>/", views.player_detail, name="player"),
     path("<slug:slug>/nights/<int:night_id>/", views.night_detail, name="night"),
+    path("<slug:slug>/nights/<int:night_id>/pack.pdf", views.night_pack, name="night_pack"),
 ]

@@ -10,10 +10,14 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from leagues import player_stats, selectors
+from leagues import documents, player_stats, selectors
 from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
+from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_response
+from scorekeeper.pdf.night_pack import build_night_pack
+from scorekeeper.pdf.score_card import build_score_card
+from scorekeeper.pdf.standings import build_standings
 
 TOP_STANDINGS = 10
 DEFAULT_SORT = "league_points"
@@ -125,6 +129,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "columns": standings_columns(None, None),
         "more_rows": len(table) > TOP_STANDINGS,
         "nights": list(player_stats.recent_nights(league)),
+        "papers": paper_choices(request),
     }
     return render(request, "leagues/league_detail.html", context)
 
@@ -165,6 +170,7 @@ def _standings_page(
         ),
         "tie_break_text": TIE_BREAK_TEXT,
         "scoring_text": scoring_text(league),
+        "papers": paper_choices(request),
     }
     return _render(request, "leagues/standings.html", context, "table")
 
@@ -250,5 +256,80 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         "view": view,
         # Refresh while games run or the night is on; an old night's page stays still.
         "polling": view.in_progress or night.date == _today(),
+        "papers": paper_choices(request),
     }
     return _render(request, "leagues/night_detail.html", context, "results")
+
+
+# Printable PDFs: the same visibility as the pages; a bad `?paper=` answers 400 naming it.
+
+
+def _standings_pdf(request: HttpRequest, league: League, season_id: int | None) -> HttpResponse:
+    season = (
+        _season_or_404(player_stats.league_seasons(league), season_id)
+        if season_id is not None
+        else None
+    )
+    try:
+        paper = paper_for(request)
+    except PaperError as error:
+        return bad_paper(error)
+    sheet = documents.standings_sheet(
+        league,
+        season,
+        selectors.standings(league, season),
+        printed_on=_today(),
+        scoring=scoring_text(league),
+        tie_break=TIE_BREAK_TEXT,
+    )
+    return pdf_response(
+        build_standings(sheet, paper=paper), documents.standings_file_stem(league, season)
+    )
+
+
+@require_GET
+def standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """The all-time standings as a PDF, in the page's default order."""
+    league, _ = _league_or_404(request, slug)
+    return _standings_pdf(request, league, None)
+
+
+@require_GET
+def season_standings_pdf(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """A season's standings as a PDF, in the page's default order."""
+    league, _ = _league_or_404(request, slug)
+    return _standings_pdf(request, league, season_id)
+
+
+@require_GET
+def night_pack(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
+    """The club night's pack: the seating, then a blank sheet with a QR code per table."""
+    league, organiser = _league_or_404(request, slug)
+    night = player_stats.night_get(league, _id_or_404(night_id))
+    if night is None:
+        raise Http404("No such club night")
+    try:
+        paper = paper_for(request)
+    except PaperError as error:
+        return bad_paper(error)
+    pack = documents.night_pack(
+        league, night, organiser=organiser, absolute_url=request.build_absolute_uri
+    )
+    return pdf_response(
+        build_night_pack(pack, paper=paper), documents.night_pack_file_stem(league, night)
+    )
+
+
+@require_GET
+def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """A blank score sheet with the rules of the league's current season."""
+    league, _ = _league_or_404(request, slug)
+    season = player_stats.current_season(player_stats.league_seasons(league), _today())
+    try:
+        paper = paper_for(request)
+    except PaperError as error:
+        return bad_paper(error)
+    card = documents.league_score_card(league, season)
+    return pdf_response(
+        build_score_card(card, paper=paper), documents.score_sheet_file_stem(league, season)
+    )

@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils import timezone
 from django.utils.text import slugify
 
-from scorekeeper import engine
+from scorekeeper import engine, game_entry
 from scorekeeper.models import Game, Side
 from scorekeeper.pdf.base import PAPER, PAPER_NAMES
 from scorekeeper.pdf.score_card import CardSide, ScoreCard
@@ -48,8 +48,16 @@ _TRANSLITERATE = str.maketrans(
 FILE_STEM_MAX = 120
 
 
+# The widest blank sheet still leaves room to write a score in each column.
+SHEET_SIDES_MAX = 6
+
+
 class PaperError(ValueError):
     """The `paper` field holds something other than a4 or letter."""
+
+
+class SheetError(ValueError):
+    """A blank sheet was asked for with house rules or a number of sides that cannot be."""
 
 
 def paper_from_locale(accept_language: str) -> str:
@@ -174,3 +182,41 @@ def game_file_stem(game: Game, sides: Sequence[Side], what: str = "score card") 
     """`2026-11-21-ann-vs-bob-score-card`."""
     names = " vs ".join(side.name for side in sides)
     return file_stem(game_date(game).isoformat(), names, what)
+
+
+def blank_sheet_request(
+    base: engine.RuleSet, data: Mapping[str, str]
+) -> tuple[engine.RuleSet, int]:
+    """The rules (a preset, or house rules given as the start form's `rule-...` fields) and
+    the number of columns (`sides`) of a blank sheet."""
+    try:
+        rules = engine.resolve_rules(
+            {"base": base.id, "overrides": game_entry.overrides_from(base, data)}
+        )
+    except engine.RoundError as error:
+        raise SheetError(
+            "\n".join(f"{_field(problem.path)}: {problem.message}" for problem in error.errors)
+        ) from None
+    most = min(rules.max_sides or SHEET_SIDES_MAX, SHEET_SIDES_MAX)
+    raw = data.get("sides", "")
+    if raw == "":
+        return rules, rules.min_sides
+    if not re.fullmatch(r"[0-9]{1,3}", raw) or not rules.min_sides <= int(raw) <= most:
+        shown = raw if len(raw) <= 20 else raw[:20] + "…"
+        allowed = (
+            f"{most}"
+            if rules.min_sides == most
+            else f"a whole number from {rules.min_sides} to {most}"
+        )
+        raise SheetError(
+            f"sides: {shown!r} columns cannot be printed for {rules.name}; give {allowed}."
+        )
+    return rules, int(raw)
+
+
+def _field(path: str) -> str:
+    """The start form's field for an engine path: rules.overrides.canasta_bonus.natural is
+    rule-canasta_bonus-natural."""
+    if path.startswith("rules.overrides."):
+        return "rule-" + path.removeprefix("rules.overrides.").replace(".", "-")
+    return path or "rules"

@@ -6,17 +6,18 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import engine, game_entry, round_entry, services
+from scorekeeper import documents, engine, game_entry, round_entry, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
 from scorekeeper.models import Game
+from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
 from scorekeeper.presenters import end_condition
 from scorekeeper.scoring import preview_round, round_errors
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
@@ -37,7 +38,35 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules_picker(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/rules_picker.html", {"rulesets": engine.RULESETS.values()})
+    context = {
+        "rulesets": engine.RULESETS.values(),
+        "papers": documents.paper_choices(request),
+    }
+    return render(request, "scorekeeper/rules_picker.html", context)
+
+
+@require_GET
+def score_sheet(request: HttpRequest, preset: str) -> HttpResponse:
+    """A blank score sheet for a preset, or for house rules given as the start form's fields."""
+    if preset not in engine.RULESETS:
+        raise Http404("No such rule set")
+    base = engine.RULESETS[preset]
+    try:
+        paper = documents.paper_for(request)
+        rules, count = documents.blank_sheet_request(base, request.GET)
+    except documents.PaperError as error:
+        return documents.bad_paper(error)
+    except documents.SheetError as error:
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    word = rules.words["side"].capitalize()
+    card = ScoreCard(
+        rules=rules,
+        sides=tuple(CardSide(f"{word} {n}") for n in range(1, count + 1)),
+        house_rules=bool(rules.overrides()),
+        named=False,
+    )
+    stem = documents.file_stem(rules.name, "blank score sheet")
+    return documents.pdf_response(build_score_card(card, paper=paper), stem)
 
 
 @require_http_methods(["GET", "POST"])
@@ -105,8 +134,22 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
             reverse("game_join", args=[game.public_id, game.scorer_token])
         ),
         "viewer_link": request.build_absolute_uri(reverse("game_detail", args=[game.public_id])),
+        "papers": documents.paper_choices(request),
     }
     return render(request, "scorekeeper/game_detail.html", context)
+
+
+@require_GET
+def game_score_card(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The game's score card as a PDF: every round entered so far, itemised."""
+    game = _game_or_404(public_id)
+    try:
+        paper = documents.paper_for(request)
+    except documents.PaperError as error:
+        return documents.bad_paper(error)
+    card = documents.game_score_card(game)
+    stem = documents.game_file_stem(game, game.sides.all())
+    return documents.pdf_response(build_score_card(card, paper=paper), stem)
 
 
 def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:

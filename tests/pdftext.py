@@ -16,3 +16,8 @@ def pdf_pages(data: bytes) -> list[str]:
 def pdf_text(data: bytes) -> str:
     """The text of the whole file."""
     return "\n".join(pdf_pages(data))
+
+
+def pdf_words(data: bytes) -> str:
+    """The whole file's text as one line: a table cell that wraps reads as one phrase."""
+    return " ".join(pdf_text(data).split())
