@@ -9,7 +9,7 @@ HTMX_VERSION := 2.0.11
 DEJAVU_VERSION := 2.37.3
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format check-python vendor-htmx vendor-fonts clean
+.PHONY: help run test lint format check-python vendor-htmx vendor-fonts docs-pictures clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -49,6 +49,10 @@ lint: $(VENV)/.installed-dev
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# The pictures of each kind of PDF in docs/, drawn from the demo data (needs pdftoppm).
+docs-pictures: $(VENV)/.installed
+	$(BIN)/python docs/pdf_pictures.py
 
 # htmx comes from the npm registry's htmx.org package, never from a CDN at run time.
 vendor-htmx:

@@ -117,7 +117,12 @@ def standings_sheet(
         printed_on=printed_on,
         starts_on=season.starts_on if season is not None else None,
         ends_on=season.ends_on if season is not None else None,
-        scoring=scoring,
+        # Worded as the standings page words it.
+        scoring=(
+            f"League points for a game: {scoring}"
+            if league.scoring == League.Scoring.MATCH
+            else scoring
+        ),
         tie_break=tie_break,
         notes=(RATING_NOTE, MARKS_NOTE),
     )
@@ -178,11 +183,10 @@ def night_pack(
         card = ScoreCard(
             rules=rules,
             sides=sides,
-            date=night.date,
             details=(
                 ("League", league.name),
                 ("Season", night.season.name),
-                ("Club night", f"{_day(night.date)}, table {table.number}"),
+                ("Club night", _day(night.date)),
             ),
             dealers=dealers_for(sides, first_dealer, shown_rounds),
             house_rules=house_rules,

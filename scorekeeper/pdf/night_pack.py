@@ -8,7 +8,7 @@ ordinary score cards (`score_card_story`), so a table scores on paper exactly as
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -30,9 +30,9 @@ from scorekeeper.pdf.base import (
 )
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, score_card_story
 
-TABLE_TITLE = style("table-title", 22, bold=True, spaceAfter=2 * mm)
+NOTICE = style("notice", 8, borderColor=RULE, borderWidth=0.5, borderPadding=4, spaceAfter=4 * mm)
 NOT_STARTED = (
-    "This table's game has not started yet: its QR code appears on this sheet once the "
+    "Not started yet: the QR code of this table's game appears on its sheet once the "
     "organiser starts the night's games. Print the pack again then, or score on paper."
 )
 
@@ -153,19 +153,16 @@ def _cover(pack: NightPack, width: float) -> list[Flowable]:
 
 
 def _table_page(table: PackTable, paper: str) -> list[Flowable]:
-    story: list[Flowable] = [PageBreak(), text(f"Table {table.number}", TABLE_TITLE)]
+    """A new page: the table's sheet titled with its number, the seats among its details so
+    that they sit beside the QR code and one table fits a page of Letter."""
+    details = table.card.details
     if table.seats:
-        story.append(
-            text(
-                f"Seats round the table, the deal passing left: {', '.join(table.seats)}. "
-                f"{table.first_dealer} deals first.",
-                BODY,
-            )
-        )
+        details += (("Seats, the deal passing left", ", ".join(table.seats)),)
+    card = replace(table.card, title=f"Table {table.number}", details=details)
+    story: list[Flowable] = [PageBreak()]
     if not table.started:
-        story.append(text(NOT_STARTED, BODY))
-    story.append(Spacer(0, 3 * mm))
-    story.extend(score_card_story(table.card, paper=paper))
+        story.append(text(NOT_STARTED, NOTICE))
+    story.extend(score_card_story(card, paper=paper))
     return story
 
 

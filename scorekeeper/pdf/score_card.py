@@ -365,32 +365,33 @@ def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
             )
         )
     if card.signatures:
-        per_row = 2
-        column = width / per_row
+        # Two signatures to a row, each a line to sign on with the side's name under it.
+        gap = 10 * mm
+        column = (width - gap) / 2
         rows: list[list] = []
-        for start in range(0, len(card.sides), per_row):
-            chunk = card.sides[start : start + per_row]
-            rows.append([""] * per_row)
+        for start in range(0, len(card.sides), 2):
+            chunk = card.sides[start : start + 2]
             captions = [
                 text(f"Signed for {side.name}" if card.named else "Signature", SMALL)
                 for side in chunk
             ]
-            rows.append(captions + [""] * (per_row - len(chunk)))
-        table = Table(rows, colWidths=[column] * per_row)
+            rows.append(["", "", ""])
+            rows.append([captions[0], "", captions[1] if len(captions) > 1 else ""])
+        lines = [
+            ("LINEBELOW", (col, row), (col, row), 0.7, colors.black)
+            for row in range(0, len(rows), 2)
+            for col in ((0, 2) if rows[row + 1][2] != "" else (0,))
+        ]
+        table = Table(rows, colWidths=[column, gap, column])
         table.setStyle(
             TableStyle(
                 [
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 8 * mm),
-                    *[
-                        ("LINEBELOW", (col, row), (col, row), 0.7, colors.black)
-                        for row in range(0, len(rows), 2)
-                        for col in range(len(rows[row + 1]))
-                        if rows[row + 1][col] != ""
-                    ],
+                    *lines,
                     *[
                         ("TOPPADDING", (0, row), (-1, row), 9 * mm)
                         for row in range(0, len(rows), 2)
                     ],
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ]
             )
         )
