@@ -46,7 +46,7 @@ def main() -> None:
         .order_by("-created_at")
         .first()
     )
-    client = Client(HTTP_ACCEPT_LANGUAGE="en-GB")
+    client = Client(HTTP_ACCEPT_LANGUAGE="en-GB", HTTP_HOST="127.0.0.1:8000")
     client.login(username="organiser", password="demo-organiser")
     pictures = {
         "pdf-score-card": f"/g/{finished.public_id}/score-card.pdf",

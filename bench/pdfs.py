@@ -1,0 +1,220 @@
+"""Time to build a filled score card and a 20-table club-night pack.
+
+Usage: .venv/bin/python bench/pdfs.py [--tables 20] [--requests 20] [--seed 1] [--db-name ...]
+
+Where it runs: as bench/standings.py, on a new SQLite file in a temporary directory, or, when
+DATABASE_URL names a PostgreSQL server, on a dedicated database of that server
+(`scorekeeper_bench_pdfs`, dropped and created afresh).
+
+What is seeded, through the real services: a league playing the four-round game in teams of two
+with `4 * --tables` members (names with José, Zoë, Łukasz and Søren's letters), a club night
+today with everyone present, its seating proposed and its games started (one table a game), and
+two kitchen-table games played to their end with `scorekeeper.demo_rounds.random_game`: a
+four-round game of two teams and a Hand and Foot to 10,000 game of three players.
+
+Reported, for each PDF: the median and 95th-percentile time of the whole request (Django's test
+Client, the organiser signed in for the pack, so that its QR codes hold the scorer links), the
+builder alone on data gathered once, the queries a request makes, and the file's size and pages.
+"""
+
+import argparse
+import datetime
+import io
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.standings import bench_database, django_setup  # noqa: E402
+
+NAMES = [
+    "José",
+    "Zoë",
+    "Łukasz",
+    "Søren",
+    "Ann",
+    "Bob",
+    "Cy",
+    "Di",
+    "Renée",
+    "Ågot",
+    "Ñuño",
+    "Ðorđe",
+    "Şükrü",
+    "Brontë",
+    "Chloé",
+    "Jürgen",
+    "Mónica",
+    "Oisín",
+    "Siobhán",
+    "Tomás",
+    "Dvořák",
+    "Ilse",
+    "Kofi",
+    "Mehmet",
+    "Nguyễn",
+    "Aoife",
+    "Björn",
+    "Fatima",
+    "Margaret",
+    "Dev",
+]
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=20, help="timed requests per PDF")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db-name", default="scorekeeper_bench_pdfs", help="PostgreSQL only")
+    args = parser.parse_args()
+    if args.tables < 1 or args.requests < 1:
+        parser.error("Needs at least 1 table and 1 request.")
+    return args
+
+
+def seed(args: argparse.Namespace) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from leagues import services
+    from scorekeeper import demo_rounds, engine
+    from scorekeeper import services as games
+
+    rng = random.Random(args.seed)
+    today = timezone.localdate()
+    organiser = get_user_model().objects.create_user("bench-organiser", password="bench-pass")
+    league = services.league_create(
+        name="Bench Card Club", slug="bench", preset="four-rounds", user=organiser
+    )
+    services.season_create(
+        league=league,
+        name="Bench season",
+        starts_on=today - datetime.timedelta(days=30),
+        ends_on=today + datetime.timedelta(days=30),
+        user=organiser,
+    )
+    people = [
+        services.member_add(
+            league=league, name=f"{NAMES[n % len(NAMES)]} {n // len(NAMES) + 1}", user=organiser
+        ).player
+        for n in range(4 * args.tables)
+    ]
+    night = services.night_create(
+        league=league, date=today, player_ids=[p.pk for p in people], user=organiser
+    )
+    services.night_seating_propose(night=night, user=organiser)
+    started = services.night_games_start(night=night, user=organiser)
+
+    played = {}
+    for preset, sides in (
+        ("four-rounds", [("José & Zoë", ("José", "Zoë")), ("Łukasz & Søren", ("Łukasz", "Søren"))]),
+        ("ten-thousand", [("José", ()), ("Łukasz", ()), ("Søren", ())]),
+    ):
+        rules = engine.get_ruleset(preset)
+        game = games.game_start(
+            preset=preset, sides=[games.SideSpec(name, players) for name, players in sides]
+        )
+        names = [name for name, _ in sides]
+        for number, round_ in enumerate(demo_rounds.random_game(rules, names, rng=rng), 1):
+            entry = [{k: v for k, v in side.items() if k != "name"} for side in round_["sides"]]
+            games.round_record(
+                game=game,
+                number=number,
+                ended_by=round_.get("ended_by", "going_out"),
+                entry=entry,
+            )
+        game.refresh_from_db()
+        played[preset] = game
+    return {"night": night, "tables": len(started), "games": played, "league": league}
+
+
+def timed(client, url: str, requests: int) -> tuple[list[float], bytes, int]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times = []
+    data = b""
+    queries = 0
+    for _ in range(requests):
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            response = client.get(url)
+            data = b"".join(response.streaming_content)
+            times.append(time.perf_counter() - start)
+        assert response.status_code == 200, (url, response.status_code)
+        queries = len(captured)
+    return times, data, queries
+
+
+def builder_times(build, requests: int) -> list[float]:
+    times = []
+    for _ in range(requests):
+        start = time.perf_counter()
+        build()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def report(label: str, times: list[float], build: list[float], data: bytes, queries: int) -> None:
+    from pypdf import PdfReader
+
+    pages = len(PdfReader(io.BytesIO(data)).pages)
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    print(
+        f"{label}: request median {statistics.median(times) * 1000:.0f} ms, "
+        f"p95 {p95 * 1000:.0f} ms, {queries} queries; builder alone median "
+        f"{statistics.median(build) * 1000:.0f} ms; {len(data) / 1024:.0f} KiB, {pages} pages"
+    )
+
+
+def main() -> None:
+    args = parse_args()
+    url, where = bench_database(args.db_name)
+    django_setup(url)
+    from django.core.management import call_command
+    from django.test import Client
+
+    from leagues import documents as league_documents
+    from leagues import player_stats
+    from scorekeeper import documents
+    from scorekeeper.pdf.night_pack import build_night_pack
+    from scorekeeper.pdf.score_card import build_score_card
+    from scorekeeper.selectors import game_get
+
+    print(f"Database: {where}")
+    call_command("migrate", verbosity=0)
+    start = time.perf_counter()
+    seeded = seed(args)
+    print(f"Seeded in {time.perf_counter() - start:.1f} s: {seeded['tables']} tables started.")
+
+    client = Client(HTTP_HOST="127.0.0.1:8000")
+    client.login(username="bench-organiser", password="bench-pass")
+    for preset, game in seeded["games"].items():
+        rounds = game.rounds.count()
+        times, data, queries = timed(client, f"/g/{game.public_id}/score-card.pdf", args.requests)
+        card = documents.game_score_card(game_get(game.public_id))
+        build = builder_times(lambda card=card: build_score_card(card, paper="a4"), args.requests)
+        report(f"Score card, {preset}, {rounds} rounds", times, build, data, queries)
+
+    night = seeded["night"]
+    pack_url = f"/leagues/bench/nights/{night.pk}/pack.pdf"
+    times, data, queries = timed(client, pack_url, args.requests)
+    league = seeded["league"]
+    pack = league_documents.night_pack(
+        league,
+        player_stats.night_get(league, night.pk),
+        organiser=True,
+        absolute_url=lambda path: f"http://127.0.0.1:8000{path}",
+    )
+    build = builder_times(lambda: build_night_pack(pack, paper="a4"), args.requests)
+    report(f"Club-night pack, {seeded['tables']} tables", times, build, data, queries)
+
+
+if __name__ == "__main__":
+    main()
