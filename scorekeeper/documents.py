@@ -129,6 +129,7 @@ def dealers_for(sides: Sequence[CardSide], first_dealer: int, rounds: int) -> tu
 
 
 def card_sides(sides: Iterable[Side]) -> tuple[CardSide, ...]:
+    """A game's sides as the columns of a score sheet."""
     return tuple(CardSide(side.name, tuple(side.players)) for side in sides)
 
 
