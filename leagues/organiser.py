@@ -544,8 +544,11 @@ def night_seating(request: HttpRequest, league: League, night_id: int) -> HttpRe
                 f"{f', {out} sitting out' if out else ''}. Adjust it below, then start the games.",
             )
         return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
+    # Late arrivals share a null seat; their name orders them the same on every database.
     attendances = list(
-        night.attendances.select_related("player").order_by("table", "side", "place")
+        night.attendances.select_related("player").order_by(
+            "table", "side", "place", "player__name"
+        )
     )
     started = _started_tables(night, attendances)
     playing = {t.table for t in started}
