@@ -49,6 +49,7 @@ AUDIT_PAGE = 100
 GAME_CORRECTIONS = (
     GameEvent.Kind.ROUND_CHANGED,
     GameEvent.Kind.ROUND_DELETED,
+    GameEvent.Kind.ROUND_RESTORED,
     GameEvent.Kind.ENDED,
     GameEvent.Kind.REOPENED,
 )

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<slug:slug>/score-sheet.pdf", views.score_sheet, name="score_sheet"),
     path("<slug:slug>/standings/", views.standings, name="standings"),
     path("<slug:slug>/standings.pdf", views.standings_pdf, name="standings_pdf"),
+    path("<slug:slug>/standings.csv", views.standings_csv, name="standings_csv"),
     path(
         "<slug:slug>/seasons/<int:season_id>/standings/",
         views.season_standings,
@@ -21,6 +22,16 @@ urlpatterns = [
         "<slug:slug>/seasons/<int:season_id>/standings.pdf",
         views.season_standings_pdf,
         name="season_standings_pdf",
+    ),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/standings.csv",
+        views.season_standings_csv,
+        name="season_standings_csv",
+    ),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/games.csv",
+        views.season_games_csv,
+        name="season_games_csv",
     ),
     path(
         "<slug:slug>/seasons/<int:season_id>/head-to-head/",

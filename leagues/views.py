@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from leagues import documents, player_stats, selectors
+from leagues import csv_exports, documents, player_stats, selectors
 from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
@@ -333,3 +333,29 @@ def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     return pdf_response(
         build_score_card(card, paper=paper), documents.score_sheet_file_stem(league, season)
     )
+
+
+# CSV downloads: the same visibility as the pages.
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The all-time standings as CSV, in the page's default order."""
+    league, _ = _league_or_404(request, slug)
+    return csv_exports.standings_csv(league, None, selectors.standings(league, None))
+
+
+@require_GET
+def season_standings_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """A season's standings as CSV, in the page's default order."""
+    league, _ = _league_or_404(request, slug)
+    season = _season_or_404(player_stats.league_seasons(league), season_id)
+    return csv_exports.standings_csv(league, season, selectors.standings(league, season))
+
+
+@require_GET
+def season_games_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """A season's games as CSV, one row a game, oldest first."""
+    league, _ = _league_or_404(request, slug)
+    season = _season_or_404(player_stats.league_seasons(league), season_id)
+    return csv_exports.season_games_csv(league, season, request.build_absolute_uri)

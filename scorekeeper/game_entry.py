@@ -185,6 +185,15 @@ def parse_sides(
             problems.append(
                 engine.FieldError(f"side{index}", f"Side {index + 1} needs at least one player.")
             )
+        if "\x00" in name or any("\x00" in p for p in players):
+            # PostgreSQL cannot store a NUL byte in text; no keyboard types one either.
+            problems.append(
+                engine.FieldError(
+                    f"side{index}",
+                    f"Side {index + 1}'s names cannot contain a NUL character; "
+                    "use letters, digits, spaces and punctuation.",
+                )
+            )
         if len(name) > NAME_MAX:
             problems.append(
                 engine.FieldError(

@@ -112,6 +112,12 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"Round {self.number}"
 
+    @property
+    def version(self) -> str:
+        """The round as last saved, for a form to say which round it was opened on: a
+        correction or a deletion and re-entry since then changes it."""
+        return self.updated_at.isoformat()
+
 
 class RoundScore(models.Model):
     """A side's score for a round and its running total, stored for fast listing."""
@@ -143,6 +149,7 @@ class GameEvent(models.Model):
         ENDED = "ended", "Game ended by hand"
         REOPENED = "reopened", "Game reopened"
         CLAIMED = "claimed", "Game claimed"
+        ROUND_RESTORED = "round_restored", "Round restored"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -2,10 +2,12 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from scorekeeper import engine
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
@@ -24,6 +26,41 @@ class SideSpec:
 
 def _refuse(path: str, message: str) -> engine.RoundError:
     return engine.RoundError([engine.FieldError(path, message)])
+
+
+class Conflict(engine.RoundError):
+    """Refused because another phone changed the game first; `number` is the stored round to
+    show instead, or None when there is none."""
+
+    def __init__(self, message: str, *, number: int | None) -> None:
+        super().__init__([engine.FieldError("round", message)])
+        self.number = number
+
+
+def _already_saved(number: int, rounds: list[Round]) -> Conflict:
+    return Conflict(
+        f"Round {number} was already saved, from this phone or another; "
+        f"the game is at round {len(rounds) + 1}.",
+        number=number,
+    )
+
+
+def _changed_since(stored: Round, version: str, doing: str) -> Conflict:
+    try:
+        seen = datetime.fromisoformat(version)
+    except ValueError:
+        seen = None
+    what = (
+        "deleted and entered again"
+        if seen is not None and seen.tzinfo is not None and stored.created_at > seen
+        else "corrected"
+    )
+    at = timezone.localtime(stored.updated_at).strftime("%H:%M")
+    return Conflict(
+        f"Round {stored.number} was {what} on another phone at {at} {doing}. "
+        "This is the round as stored now.",
+        number=stored.number,
+    )
 
 
 def _event(game: Game, kind: str, user: User, **fields: Any) -> None:
@@ -110,7 +147,10 @@ def game_start(
         side = Side(game=game, position=position, name=name, players=list(spec.players))
         side.full_clean()
         side.save()
-    _event(game, GameEvent.Kind.STARTED, owner, after={"rules": rules.spec(), "sides": names})
+    started: dict[str, Any] = {"rules": rules.spec(), "sides": names}
+    if rematch_of is not None:
+        started["rematch_of"] = rematch_of.public_id
+    _event(game, GameEvent.Kind.STARTED, owner, after=started)
     return game
 
 
@@ -120,20 +160,28 @@ def round_record(
 ) -> Round:
     """Score and store round `number`; raises RoundError and stores nothing if it is invalid."""
     game, sides, rounds = _locked(game)
+    if number <= len(rounds):
+        # Two phones, or a double tap: the first save wins and the other is told.
+        raise _already_saved(number, rounds)
     if game.finished:
         raise _refuse("round", "The game is over; reopen it or correct a round instead.")
     if number != len(rounds) + 1:
-        # Two phones, or a double tap: the first save wins and the other is told.
-        raise _refuse(
-            "round",
-            f"Round {number} was already saved, from this phone or another; "
-            f"the game is at round {len(rounds) + 1}.",
+        raise Conflict(
+            f"Round {number} was not saved: a round was deleted on another phone meanwhile, "
+            f"so the game is at round {len(rounds) + 1}.",
+            number=None,
         )
     _check_entry(sides, entry)
     stored = Round(game=game, number=number, ended_by=ended_by, entry=entry)
     status = status_for(game, sides, [*rounds, stored])
     stored.full_clean()
-    stored.save()
+    try:
+        # The game's row lock makes this unreachable on PostgreSQL; the unique constraint is
+        # the last word wherever that lock is not taken.
+        with transaction.atomic():
+            stored.save()
+    except IntegrityError:
+        raise _already_saved(number, rounds) from None
     _store(game, sides, [*rounds, stored], status)
     _event(game, GameEvent.Kind.ROUND_ADDED, user, round_number=number, after=_snapshot(stored))
     return stored
@@ -141,13 +189,31 @@ def round_record(
 
 @transaction.atomic
 def round_update(
-    *, game: Game, number: int, ended_by: str, entry: list[dict], user: User = None
+    *,
+    game: Game,
+    number: int,
+    ended_by: str,
+    entry: list[dict],
+    user: User = None,
+    version: str | None = None,
 ) -> Round:
-    """Correct a round; every later total, meld requirement and the end of the game follow."""
+    """Correct a round; every later total, meld requirement and the end of the game follow.
+    With `version` (the round's `Round.version` when the form was opened), a round changed
+    since is refused rather than overwritten."""
     game, sides, rounds = _locked(game)
     stored = next((r for r in rounds if r.number == number), None)
+    if stored is None and version is not None:
+        raise Conflict(
+            f"Round {number} was deleted on another phone while you were editing; "
+            "nothing you entered was saved.",
+            number=None,
+        )
     if stored is None:
         raise _refuse("round", f"There is no round {number} in this game.")
+    if version is not None and version != stored.version:
+        raise _changed_since(
+            stored, version, "while you were editing; nothing you entered was saved"
+        )
     before = _snapshot(stored)
     _check_entry(sides, entry)
     stored.ended_by, stored.entry = ended_by, entry
@@ -168,11 +234,30 @@ def round_update(
 
 
 @transaction.atomic
-def round_delete_last(*, game: Game, user: User = None) -> int:
-    """Delete the last round; returns its number."""
+def round_delete_last(
+    *, game: Game, user: User = None, number: int | None = None, version: str | None = None
+) -> int:
+    """Delete the last round; returns its number. With `number` (and `version`), the round the
+    phone asked about, refused if it is no longer the last round or has changed since."""
     game, sides, rounds = _locked(game)
+    if number is not None and number > len(rounds):
+        raise Conflict(
+            f"Round {number} was already deleted, from this phone or another, so nothing else "
+            "was deleted.",
+            number=None,
+        )
     if not rounds:
         raise _refuse("round", "There is no round to delete.")
+    if number is not None and number < len(rounds):
+        raise Conflict(
+            f"Round {number} is no longer the last round: the game is at round {len(rounds)}, "
+            "entered on another phone meanwhile, so nothing was deleted.",
+            number=None,
+        )
+    if version is not None and version != rounds[-1].version:
+        raise _changed_since(
+            rounds[-1], version, "after you asked to delete it; nothing was deleted"
+        )
     last = rounds.pop()
     before = _snapshot(last)
     last.delete()
@@ -184,6 +269,47 @@ def round_delete_last(*, game: Game, user: User = None) -> int:
 
 
 @transaction.atomic
+def round_restore(*, game: Game, event_id: int, user: User = None) -> Round:
+    """Bring back a deleted round from the game's history as the next round."""
+    game, sides, rounds = _locked(game)
+    event = game.events.filter(pk=event_id, kind=GameEvent.Kind.ROUND_DELETED).first()
+    if event is None or not isinstance(event.before, dict):
+        raise _refuse("event", "There is no deleted round with that id in this game's history.")
+    number, next_number = event.round_number, len(rounds) + 1
+    if number < next_number:
+        raise _refuse(
+            "round",
+            f"Round {number} cannot come back: round {number} has been entered again since it "
+            "was deleted.",
+        )
+    if number > next_number:
+        raise _refuse(
+            "round",
+            f"Round {number} cannot come back before round {next_number}: restore or enter "
+            f"round {next_number} first.",
+        )
+    if game.finished and not game.ended_by_hand:
+        raise _refuse(
+            "round",
+            f"Round {number} cannot come back: the game ended by its rules after round "
+            f"{len(rounds)}; correct or delete that round first.",
+        )
+    stored = Round(
+        game=game,
+        number=number,
+        ended_by=event.before.get("ended_by", ""),
+        entry=event.before.get("entry"),
+    )
+    _check_entry(sides, stored.entry)
+    status = status_for(game, sides, [*rounds, stored])
+    stored.full_clean()
+    stored.save()
+    _store(game, sides, [*rounds, stored], status)
+    _event(game, GameEvent.Kind.ROUND_RESTORED, user, round_number=number, after=_snapshot(stored))
+    return stored
+
+
+@transaction.atomic
 def game_end(*, game: Game, user: User = None) -> Game:
     """End a game by hand (a game stopped at a set time): the highest total wins."""
     game, sides, rounds = _locked(game)
@@ -191,9 +317,10 @@ def game_end(*, game: Game, user: User = None) -> Game:
         raise _refuse("finished", "The game is already over.")
     if not rounds:
         raise _refuse("finished", "No round has been played yet, so the game cannot be ended.")
+    before = _result(game)
     game.ended_by_hand = True
     _store(game, sides, rounds, status_for(game, sides, rounds))
-    _event(game, GameEvent.Kind.ENDED, user, after=_result(game))
+    _event(game, GameEvent.Kind.ENDED, user, before=before, after=_result(game))
     return game
 
 
@@ -240,12 +367,13 @@ def game_rematch(*, game: Game, user: User = None) -> Game:
 @transaction.atomic
 def game_claim(*, game: Game, user: AbstractBaseUser) -> Game:
     """Attach a game started before signing in to the signed-in user."""
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_related("owner").select_for_update(of=("self",)).get(pk=game.pk)
     if game.owner_id is not None and game.owner_id != user.pk:
         raise _refuse("owner", "This game already belongs to another account.")
+    before = {"owner": game.owner.get_username() if game.owner else None}
     game.owner = user
     game.save(update_fields=["owner", "updated_at"])
-    _event(game, GameEvent.Kind.CLAIMED, user, after={"owner": user.get_username()})
+    _event(game, GameEvent.Kind.CLAIMED, user, before=before, after={"owner": user.get_username()})
     return game
 
 

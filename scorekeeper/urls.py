@@ -20,6 +20,11 @@ urlpatterns = [
     path("g/<str:public_id>/rematch/", views.game_rematch, name="game_rematch"),
     path("g/<str:public_id>/claim/", views.game_claim, name="game_claim"),
     path("g/<str:public_id>/history/", views.game_history, name="game_history"),
+    path(
+        "g/<str:public_id>/history/<int:event_id>/restore/",
+        views.round_restore,
+        name="round_restore",
+    ),
     path("g/<str:public_id>/join/<str:token>/", views.game_join, name="game_join"),
     path("leagues/", include("leagues.urls")),
     path("accounts/signup/", views.signup, name="signup"),

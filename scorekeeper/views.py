@@ -3,7 +3,6 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper import documents, engine, game_entry, round_entry, services
 from scorekeeper.access import can_score, grant_scoring
+from scorekeeper.accounts import SignupForm
 from scorekeeper.charts import running_totals_chart
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
@@ -23,6 +23,11 @@ from scorekeeper.scoring import preview_round, round_errors
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 
 logger = logging.getLogger(__name__)
+
+LEAGUE_GAME_CLAIM = (
+    "A league's game stays with its league: find it on the league's club-night page, "
+    "not under My games."
+)
 
 
 @require_GET
@@ -176,12 +181,19 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
             try:
                 if editing:
                     services.round_update(
-                        game=game, number=number, ended_by=ended_by, entry=entry, user=request.user
+                        game=game,
+                        number=number,
+                        ended_by=ended_by,
+                        entry=entry,
+                        user=request.user,
+                        version=request.POST.get("round_version") or None,
                     )
                 else:
                     services.round_record(
                         game=game, number=number, ended_by=ended_by, entry=entry, user=request.user
                     )
+            except services.Conflict as conflict:
+                return _conflict(request, game, conflict, editing=editing)
             except engine.RoundError as error:
                 errors = round_errors(error, number)
             else:
@@ -204,6 +216,10 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
         "totals_now": view.totals,
         "new_totals": status.totals if preview is not None else {},
         "can_score": can_score(request, game),
+        # The version the correction was opened on travels with the form until it is saved.
+        "round_version": request.POST.get("round_version", "")
+        if request.method == "POST"
+        else (stored.version if stored else ""),
     }
     if request.htmx:
         context["error_slots"] = form.slots()
@@ -212,6 +228,27 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     if request.htmx:
         template += "#preview"
     return render(request, template, context)
+
+
+def _already_saved(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+    messages.error(
+        request,
+        f"Round {number} was already saved, from this phone or another, so nothing was "
+        "added. This is the stored round; correct it if it is wrong.",
+    )
+    return redirect("round_detail", public_id=game.public_id, number=number)
+
+
+def _conflict(
+    request: HttpRequest, game: Game, conflict: services.Conflict, *, editing: bool
+) -> HttpResponse:
+    """Another phone changed the game first: say what happened and show what is stored."""
+    if not editing and conflict.number is not None:
+        return _already_saved(request, game, conflict.number)
+    messages.error(request, conflict.errors[0].message)
+    if conflict.number is None:
+        return redirect("game_detail", public_id=game.public_id)
+    return redirect("round_detail", public_id=game.public_id, number=conflict.number)
 
 
 def _totals_before(view, number: int) -> list[int]:
@@ -223,11 +260,6 @@ def _totals_before(view, number: int) -> list[int]:
 @require_http_methods(["GET", "POST"])
 def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
-    if game.finished:
-        messages.info(request, "The game is over: correct a round or reopen the game first.")
-        return redirect("game_detail", public_id=game.public_id)
-    if request.method == "GET" and not can_score(request, game):
-        raise PermissionDenied("Only the phones scoring this game can enter rounds.")
     number = len(game.rounds.all()) + 1
     posted = request.POST.get("round_number", "")
     if (
@@ -235,14 +267,25 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
         and re.fullmatch("[0-9]{1,6}", posted)
         and 1 <= int(posted) < number
     ):
-        # A double tap, or another phone saved this round first: show what is stored.
+        # A double tap, or another phone saved this round first (perhaps the one that ended
+        # the game): show what is stored.
+        _scorer_or_403(request, game)
+        return _already_saved(request, game, int(posted))
+    if game.finished:
+        messages.info(request, "The game is over: correct a round or reopen the game first.")
+        return redirect("game_detail", public_id=game.public_id)
+    if request.method == "GET" and not can_score(request, game):
+        raise PermissionDenied("Only the phones scoring this game can enter rounds.")
+    if request.method == "POST" and re.fullmatch("[0-9]{1,6}", posted) and int(posted) > number:
+        # The form was opened for a later round and a round was deleted since: saving it as
+        # this round would put it in the wrong place.
         _scorer_or_403(request, game)
         messages.error(
             request,
-            f"Round {posted} was already saved, from this phone or another, so nothing was "
-            "added. This is the stored round; correct it if it is wrong.",
+            f"Round {posted} was not saved: a round was deleted on another phone meanwhile, "
+            f"so the game is at round {number}.",
         )
-        return redirect("round_detail", public_id=game.public_id, number=int(posted))
+        return redirect("game_detail", public_id=game.public_id)
     return _round_page(request, game, number)
 
 
@@ -277,17 +320,26 @@ def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpRespo
     return render(request, template, context)
 
 
-def _confirmed_action(request, game, *, title, question, button, action, done):
-    """GET asks for confirmation; POST does it and redirects to the game."""
+def _confirmed_action(request, game, *, title, question, button, action, done, hidden=()):
+    """GET asks for confirmation (its form posts `hidden`, what it asked about); POST does it
+    and redirects to the game."""
     _scorer_or_403(request, game)
     if request.method == "GET":
         return render(
             request,
             "scorekeeper/confirm.html",
-            {"game": game, "title": title, "question": question, "button": button},
+            {
+                "game": game,
+                "title": title,
+                "question": question,
+                "button": button,
+                "hidden": hidden,
+            },
         )
     try:
         action()
+    except services.Conflict as conflict:
+        return _conflict(request, game, conflict, editing=True)
     except engine.RoundError as error:
         for problem in error.errors:
             messages.error(request, problem.message)
@@ -299,15 +351,27 @@ def _confirmed_action(request, game, *, title, question, button, action, done):
 @require_http_methods(["GET", "POST"])
 def round_delete(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
-    last = len(game.rounds.all())
+    rounds = list(game.rounds.all())
+    last = len(rounds)
+    posted = request.POST.get("round_number", "")
+    # The number and version the confirmation asked about, so that a round added or changed
+    # on another phone meanwhile is not the one deleted; an old form without them deletes the
+    # last round as before.
+    number = int(posted) if re.fullmatch("[0-9]{1,6}", posted) else None
     return _confirmed_action(
         request,
         game,
         title=f"Delete round {last}?",
         question=f"Round {last} and its scores will be removed; the game's history keeps a copy.",
         button=f"Delete round {last}",
-        action=lambda: services.round_delete_last(game=game, user=request.user),
-        done=f"Round {last} deleted.",
+        action=lambda: services.round_delete_last(
+            game=game,
+            user=request.user,
+            number=number,
+            version=request.POST.get("round_version") or None,
+        ),
+        done=f"Round {number or last} deleted.",
+        hidden=[("round_number", last), ("round_version", rounds[-1].version)] if rounds else [],
     )
 
 
@@ -365,6 +429,9 @@ def game_claim(request: HttpRequest, public_id: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('game_detail', args=[public_id])}")
     _scorer_or_403(request, game)
+    if getattr(game, "league_game", None) is not None:
+        # Its members may score it, but the game is the league's record, not one person's.
+        raise PermissionDenied(LEAGUE_GAME_CLAIM)
     try:
         services.game_claim(game=game, user=request.user)
     except engine.RoundError as error:
@@ -377,19 +444,41 @@ def game_claim(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
-    return render(
-        request,
-        "scorekeeper/game_history.html",
-        {"game": game, "events": list(game_events(game))},
-    )
+    context = {
+        "game": game,
+        "events": list(game_events(game)),
+        "can_score": can_score(request, game),
+        # A deleted round can come back only as the next round.
+        "next_round": len(game.rounds.all()) + 1,
+    }
+    return render(request, "scorekeeper/game_history.html", context)
+
+
+@require_POST
+def round_restore(request: HttpRequest, public_id: str, event_id: int) -> HttpResponse:
+    game = _game_or_404(public_id)
+    if not can_score(request, game):
+        raise PermissionDenied(
+            "Only the phones scoring this game can restore a round. Ask a scorer for the "
+            "scorer link."
+        )
+    try:
+        restored = services.round_restore(game=game, event_id=event_id, user=request.user)
+    except engine.RoundError as error:
+        for problem in error.errors:
+            messages.error(request, problem.message)
+        return redirect("game_history", public_id=game.public_id)
+    messages.success(request, f"Round {restored.number} restored.")
+    return redirect("game_detail", public_id=game.public_id)
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # Named because django-axes adds a second backend, which only watches sign-ins.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 

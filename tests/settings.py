@@ -16,3 +16,6 @@ STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticF
 WHITENOISE_USE_FINDERS = True
 STATIC_ROOT = None
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# django-axes logs every sign-in, including each force_login; only its warnings are news here.
+LOGGING["loggers"] = {"axes": {"level": "WARNING"}}
+AXES_VERBOSE = False

@@ -1,0 +1,319 @@
+"""Accounts: sign up with an e-mail address, sign in and out, reset and change a password, the
+lockout after too many wrong passwords, and the security headers every page carries."""
+
+import re
+
+import pytest
+from django.contrib.auth import SESSION_KEY, get_user_model
+from django.utils.html import escape
+
+from scorekeeper.accounts import cool_off_words
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-enough-password"
+LOCKED = (
+    "Signing in to this account from this address is paused after 5 wrong passwords. "
+    "Try again in 15 minutes."
+)
+
+
+def make_user(username="ann", email="ann@example.org", password=PASSWORD):
+    return get_user_model().objects.create_user(username, email, password)
+
+
+def signed_in_as(client) -> int | None:
+    value = client.session.get(SESSION_KEY)
+    return None if value is None else int(value)
+
+
+def sign_in(client, username="ann", password=PASSWORD, **extra):
+    return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
+
+
+# Sign up -------------------------------------------------------------------------------------
+
+
+def signup_form(**changes) -> dict:
+    return {
+        "username": "ann",
+        "email": "ann@example.org",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+        **changes,
+    }
+
+
+def test_sign_up_asks_for_an_email_address(client):
+    page = client.get("/accounts/signup/").content.decode()
+    assert 'name="email"' in page
+    assert "Used only to reset a forgotten password." in page
+
+
+def test_sign_up_creates_the_account_with_its_address_and_signs_in(client):
+    assert not get_user_model().objects.exists()
+
+    response = client.post("/accounts/signup/", signup_form())
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    user = get_user_model().objects.get()
+    assert (user.username, user.email) == ("ann", "ann@example.org")
+    assert signed_in_as(client) == user.pk
+
+
+def test_sign_up_without_an_email_address_is_refused(client):
+    response = client.post("/accounts/signup/", signup_form(email=""))
+
+    assert response.status_code == 200
+    assert "This field is required." in response.content.decode()
+    assert not get_user_model().objects.exists()
+
+
+def test_sign_up_with_an_address_already_used_is_refused_whatever_its_case(client):
+    make_user(username="annie", email="ann@example.org")
+
+    response = client.post("/accounts/signup/", signup_form(email="Ann@Example.org"))
+
+    assert response.status_code == 200
+    assert (
+        escape(
+            "An account with this e-mail address already exists. Sign in, or reset its password."
+        )
+        in response.content.decode()
+    )
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["annie"]
+    assert signed_in_as(client) is None
+
+
+# Sign in and out -----------------------------------------------------------------------------
+
+
+def test_sign_in_page_offers_a_password_reset(client):
+    page = client.get("/accounts/login/").content.decode()
+    assert '<a href="/accounts/password_reset/">Forgot your password?</a>' in page
+
+
+def test_sign_in_with_the_right_password(client):
+    user = make_user()
+    assert signed_in_as(client) is None
+
+    response = sign_in(client)
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert signed_in_as(client) == user.pk
+
+
+def test_sign_in_with_a_wrong_password_is_refused(client):
+    make_user()
+
+    response = sign_in(client, password="wrong")
+
+    assert response.status_code == 200
+    assert "Please enter a correct username and password." in response.content.decode()
+    assert signed_in_as(client) is None
+
+
+def test_sign_out_is_a_post_from_the_nav(client):
+    user = make_user()
+    client.force_login(user)
+    page = client.get("/").content.decode()
+    assert '<form method="post" action="/accounts/logout/" class="inline">' in page
+    assert '<button class="link">Sign out</button>' in page
+
+    assert client.get("/accounts/logout/").status_code == 405
+    assert signed_in_as(client) == user.pk
+
+    response = client.post("/accounts/logout/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert signed_in_as(client) is None
+
+
+def test_sign_out_needs_the_csrf_token(client):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(make_user())
+
+    response = strict.post("/accounts/logout/")
+
+    assert response.status_code == 403
+    assert strict.session.get(SESSION_KEY) is not None
+
+
+# Password reset and change ----------------------------------------------------------------
+
+
+def test_password_reset_mails_a_link_that_sets_a_new_password(client, mailoutbox):
+    make_user()
+
+    response = client.post("/accounts/password_reset/", {"email": "ann@example.org"})
+
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/password_reset/done/"
+    (mail,) = mailoutbox
+    assert mail.to == ["ann@example.org"]
+    assert mail.subject == "Reset your Hand and Foot scorekeeper password"
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mail.body).group(1)
+
+    # The link hides its token behind a redirect, then shows the form.
+    form_url = client.get(link)["Location"]
+    assert form_url.endswith("/set-password/")
+    assert "Choose a new password" in client.get(form_url).content.decode()
+    done = client.post(
+        form_url,
+        {"new_password1": "another-long-password", "new_password2": "another-long-password"},
+    )
+    assert done["Location"] == "/accounts/reset/done/"
+    assert "Your new password is set." in client.get(done["Location"]).content.decode()
+
+    assert sign_in(client).status_code == 200
+    assert signed_in_as(client) is None
+    assert sign_in(client, password="another-long-password").status_code == 302
+    # A link works once.
+    assert "This link no longer works" in client.get(link, follow=True).content.decode()
+
+
+def test_password_reset_for_an_unknown_address_sends_nothing_and_says_the_same(client, mailoutbox):
+    response = client.post("/accounts/password_reset/", {"email": "nobody@example.org"})
+
+    assert response["Location"] == "/accounts/password_reset/done/"
+    assert mailoutbox == []
+
+
+def test_password_change_needs_the_old_password(client):
+    user = make_user()
+    client.force_login(user)
+    assert client.get("/accounts/password_change/").status_code == 200
+
+    refused = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": "wrong",
+            "new_password1": "another-long-password",
+            "new_password2": "another-long-password",
+        },
+    )
+    assert (
+        escape("Your old password was entered incorrectly. Please enter it again.")
+        in refused.content.decode()
+    )
+
+    response = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another-long-password",
+            "new_password2": "another-long-password",
+        },
+    )
+    assert response["Location"] == "/accounts/password_change/done/"
+    user.refresh_from_db()
+    assert user.check_password("another-long-password")
+
+
+def test_password_change_asks_a_signed_out_visitor_to_sign_in(client):
+    response = client.get("/accounts/password_change/")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/accounts/password_change/"
+
+
+# Lockout -------------------------------------------------------------------------------------
+
+
+def test_five_wrong_passwords_lock_the_account_out_from_that_address(client):
+    user = make_user()
+    for _ in range(4):
+        assert sign_in(client, password="wrong").status_code == 200
+
+    fifth = sign_in(client, password="wrong")
+    assert fifth.status_code == 429
+    assert LOCKED in fifth.content.decode()
+
+    right = sign_in(client)
+    assert right.status_code == 429
+    assert LOCKED in right.content.decode()
+    assert signed_in_as(client) is None
+    assert client.session.get(SESSION_KEY) != user.pk
+
+
+def test_a_lockout_does_not_lock_another_account_or_another_address(client):
+    make_user()
+    bob = make_user(username="bob", email="bob@example.org")
+    for _ in range(5):
+        sign_in(client, password="wrong")
+    assert sign_in(client).status_code == 429
+
+    assert sign_in(client, username="bob").status_code == 302
+    assert signed_in_as(client) == bob.pk
+
+    from django.test import Client
+
+    elsewhere = Client(REMOTE_ADDR="192.0.2.7")
+    assert sign_in(elsewhere).status_code == 302
+
+
+def test_a_right_password_before_the_limit_starts_the_count_again(client):
+    make_user()
+    for _ in range(4):
+        sign_in(client, password="wrong")
+    assert sign_in(client).status_code == 302
+    client.post("/accounts/logout/")
+
+    for _ in range(4):
+        assert sign_in(client, password="wrong").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("minutes", "words"),
+    [(1, "1 minute"), (15, "15 minutes"), (60, "1 hour"), (90, "1 hour and 30 minutes")],
+)
+def test_cool_off_in_words(minutes, words):
+    assert cool_off_words(minutes) == words
+
+
+# Security headers ----------------------------------------------------------------------------
+
+
+CSP = {
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+}
+
+
+@pytest.mark.parametrize("path", ["/", "/accounts/login/", "/leagues/"])
+def test_every_page_carries_the_security_headers(client, path):
+    response = client.get(path)
+
+    assert response.status_code == 200
+    # django-csp writes the directives in no fixed order.
+    assert set(response["Content-Security-Policy"].split("; ")) == CSP
+    assert response["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert response["Permissions-Policy"] == (
+        "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+        "microphone=(), payment=(), usb=()"
+    )
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"] == "same-origin"
+
+
+def test_pages_have_no_inline_script_or_style_the_policy_would_block(client):
+    page = client.get("/accounts/login/").content.decode()
+
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", page) == []
+    assert "<style" not in page
+    assert " style=" not in page
+    assert '<meta name="htmx-config" content=\'{"includeIndicatorStyles": false}\'>' in page
