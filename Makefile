@@ -7,9 +7,10 @@ PORT ?= 8000
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 HTMX_VERSION := 2.0.11
 DEJAVU_VERSION := 2.37.3
+AXE_VERSION := 4.14.1
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format check-python vendor-htmx vendor-fonts docs-pictures clean
+.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-fonts docs-pictures clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -59,6 +60,15 @@ vendor-htmx:
 	rm -rf .vendor-tmp && mkdir .vendor-tmp
 	cd .vendor-tmp && npm pack --silent htmx.org@$(HTMX_VERSION) && tar xzf htmx.org-$(HTMX_VERSION).tgz
 	cp .vendor-tmp/package/dist/htmx.min.js .vendor-tmp/package/LICENSE static/vendor/htmx/
+	rm -rf .vendor-tmp
+
+# The browser tests run axe-core inside the page, loaded from static/ like any script of ours.
+vendor-axe:
+	rm -rf .vendor-tmp && mkdir .vendor-tmp
+	cd .vendor-tmp && npm pack --silent axe-core@$(AXE_VERSION) && tar xzf axe-core-$(AXE_VERSION).tgz
+	mkdir -p static/vendor/axe-core
+	cp .vendor-tmp/package/axe.min.js .vendor-tmp/package/LICENSE static/vendor/axe-core/
+	echo "axe-core $(AXE_VERSION) (npm registry), Mozilla Public License 2.0: see LICENSE. Refresh with make vendor-axe; only the browser tests load it." > static/vendor/axe-core/VERSION
 	rm -rf .vendor-tmp
 
 # The PDFs embed DejaVu Sans Condensed (Latin, Greek, Cyrillic), from the npm registry.

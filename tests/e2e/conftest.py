@@ -1,0 +1,133 @@
+"""Browser tests: Playwright drives Debian's Chromium against the app on a live server.
+
+Playwright's own browser download does not work on our machines, so the tests launch the
+Chromium at `CHROMIUM` (default /usr/bin/chromium). Without it they are skipped with one reason;
+with `E2E_REQUIRED=1` (as `.ci/run` sets) a missing Chromium stops the run instead.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.journey import SCREENSHOTS, Journey
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+HERE = Path(__file__).parent
+
+# A phone held upright: the kitchen table's screen.
+PHONE = {"width": 360, "height": 740}
+
+# The machines have no network beyond loopback: without these flags Chromium keeps trying to
+# reach Google's hosts and floods the log with refused connections.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        return (
+            f"browser tests need Chromium at {CHROMIUM} "
+            "(apt-get install chromium chromium-driver, or set CHROMIUM=/path/to/chromium)"
+        )
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    ours = [item for item in items if HERE in Path(item.fspath).parents]
+    # Last: they are the slowest, and once Playwright has started, the rest of the session
+    # shares its event loop (see _orm_beside_playwright).
+    items[:] = [item for item in items if item not in ours] + ours
+    reason = chromium_missing()
+    if not ours or reason is None:
+        return
+    if os.environ.get("E2E_REQUIRED") == "1":
+        raise pytest.UsageError(f"E2E_REQUIRED=1 and the {reason}")
+    skip = pytest.mark.skip(reason=reason)
+    for item in ours:
+        item.add_marker(skip)
+
+
+_skipped_when_required: list[str] = []
+_journeys: list[Path] = []
+
+
+def pytest_runtest_logreport(report):
+    # .ci/run must not pass with a browser test skipped, whatever the reason.
+    if report.skipped and os.environ.get("E2E_REQUIRED") == "1" and "tests/e2e/" in report.nodeid:
+        _skipped_when_required.append(report.nodeid)
+
+
+def pytest_sessionfinish(session):
+    if _skipped_when_required:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _skipped_when_required:
+        terminalreporter.write_line(
+            "E2E_REQUIRED=1 and these browser tests were skipped: "
+            + ", ".join(_skipped_when_required),
+            red=True,
+        )
+    if _journeys:
+        shots = sum(len(list(folder.glob("*.png"))) for folder in _journeys)
+        terminalreporter.write_line(
+            f"browser journeys: {shots} screenshots of {len(_journeys)} journeys "
+            f"in {SCREENSHOTS}/ (a folder per journey)"
+        )
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {
+        **browser_context_args,
+        "viewport": PHONE,
+        "is_mobile": True,
+        "has_touch": True,
+        "locale": "en-GB",
+        "timezone_id": "UTC",
+    }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _orm_beside_playwright():
+    # Playwright's sync API keeps an event loop running in this thread until the session ends,
+    # and Django refuses ORM calls while one runs. The test's own ORM calls (factories, checks,
+    # the database flush) are still plain sync code, so they are allowed from here on; the
+    # browser tests run last, so no other test runs with the check off.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
+@pytest.fixture
+def journey(request, live_server):
+    """Screenshots and accessibility checks of one journey, under e2e-screenshots/<test>/."""
+    name = re.sub(r"[^a-z0-9]+", "-", request.node.originalname.removeprefix("test_").lower())
+    folder = SCREENSHOTS / name.strip("-")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    _journeys.append(folder)
+    tracker = Journey(folder=folder, base_url=live_server.url)
+    yield tracker
+    tracker.close()

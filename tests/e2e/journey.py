@@ -1,0 +1,84 @@
+"""What every browser journey does at each step: a screenshot, axe-core, and no console errors."""
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+# The pictures are for a person to look at after the run; `make test` prints where they are.
+SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "e2e-screenshots"))
+
+# WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules axe-core tags with these.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+AXE_URL = f"{settings.STATIC_URL}vendor/axe-core/axe.min.js"
+
+
+@dataclass
+class Journey:
+    folder: Path
+    base_url: str
+    steps: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    pages_checked: set[str] = field(default_factory=set)
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def watch(self, page: Page, who: str = "phone") -> Page:
+        """Record every console error and uncaught exception of this page (CSP refusals too)."""
+        # A step that has not happened in 10 s on loopback is not going to: fail sooner.
+        page.set_default_timeout(10_000)
+        page.on(
+            "console",
+            lambda message: (
+                self.console_errors.append(f"{who} {page.url}: {message.text}")
+                if message.type == "error"
+                else None
+            ),
+        )
+        page.on("pageerror", lambda error: self.console_errors.append(f"{who} {page.url}: {error}"))
+        return page
+
+    def check(self, page: Page, step: str) -> None:
+        """Save a screenshot of this step and assert axe-core finds no WCAG A or AA violation."""
+        page.wait_for_load_state("load")
+        number = len(self.steps) + 1
+        path = self.folder / f"{number:02d}-{step}.png"
+        # caret="initial": hiding the caret needs an inline style, which the CSP refuses.
+        page.screenshot(path=path, full_page=True, caret="initial")
+        self.steps.append(path.name)
+        leaked = re.findall(r"\{[{%#].{0,40}", page.inner_text("body"))
+        assert not leaked, f"template syntax shown on {page.url}: {leaked}"
+        violations = axe_violations(page)
+        assert not violations, f"axe-core on {page.url} ({path.name}):\n" + "\n".join(violations)
+        self.pages_checked.add(page.url.split("?")[0])
+        assert not self.console_errors, "\n".join(self.console_errors)
+
+    def close(self) -> None:
+        assert not self.console_errors, "\n".join(self.console_errors)
+
+
+def axe_violations(page: Page) -> list[str]:
+    """axe-core's WCAG A and AA violations on the page as it is now, one line per element."""
+    # Loaded like any script of ours, so the page's Content-Security-Policy lets it in.
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(url=AXE_URL)
+    result = page.evaluate(
+        """(tags) => axe.run(document, {
+            runOnly: {type: "tag", values: tags},
+            resultTypes: ["violations"],
+        })""",
+        AXE_TAGS,
+    )
+    lines = []
+    for violation in result["violations"]:
+        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
+        for node in violation["nodes"]:
+            summary = " ".join(node.get("failureSummary", "").split())
+            lines.append(f"    {json.dumps(node['target'])}: {summary}")
+    return lines

@@ -1,0 +1,216 @@
+"""The kitchen table in a real Chromium on a phone: from the home page to the winner."""
+
+import re
+
+from playwright.sync_api import Locator, Page, expect
+
+from scorekeeper.models import Game
+from tests.pdftext import pdf_words
+
+
+def side(page: Page, name: str) -> Locator:
+    """A side's block of the round form, found by its legend."""
+    return page.locator("fieldset.side-block").filter(
+        has=page.locator("legend", has_text=re.compile(rf"^{re.escape(name)}(\s|$)"))
+    )
+
+
+def tap(block: Locator, label: str, times: int = 1) -> None:
+    """Tap a stepper's + (or − with a negative count) as a thumb would."""
+    button = block.get_by_role("button", name=f"{label}: {'more' if times > 0 else 'less'}")
+    for _ in range(abs(times)):
+        button.click()
+
+
+def count_cards(block: Locator, pile: str, taps: dict[str, int], typed: dict[str, int]) -> None:
+    """Open a pile's count-cards helper ("melded" or "hand"), tap some ranks, type others."""
+    helper = block.locator("details.count-cards").filter(
+        has=block.page.locator(f"input[id$='-{pile}_cards-A']")
+    )
+    helper.get_by_text("Count cards instead").click()
+    for rank, times in taps.items():
+        for _ in range(times):
+            helper.get_by_role("button", name=f"{rank}: one more", exact=True).click()
+    for rank, count in typed.items():
+        helper.get_by_label(re.compile(rf"^{re.escape(rank)} \(")).fill(str(count))
+
+
+def expect_totals(page: Page, *totals: str) -> None:
+    """The scoreboard's footer row, as a screen reader reads it."""
+    expect(page.locator("table.scoreboard tfoot")).to_match_aria_snapshot(
+        f'- rowgroup:\n  - row "Total {" ".join(totals)}"'
+    )
+
+
+def preview(page: Page) -> Locator:
+    return page.locator("#preview")
+
+
+def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
+    journey.watch(page)
+    page.goto(journey.url("/"))
+    journey.check(page, "home")
+
+    page.get_by_role("link", name="Start a game").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Which game are you playing?")
+    journey.check(page, "rules-picker")
+    page.get_by_role("link", name="Play Baskets").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("New game of Baskets")
+    names = page.get_by_label("Name", exact=True)
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Zoë")
+    journey.check(page, "start-form")
+    page.get_by_role("button", name="Start the game").click()
+
+    # The game page: who deals, what each needs to open.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ann vs Zoë")
+    next_round = page.locator("section.next-round")
+    expect(next_round).to_contain_text("Round 1")
+    expect(next_round).to_contain_text("Ann deals.")
+    expect(page.locator("ul.meld-needs")).to_have_text(
+        re.compile(r"Ann needs\s+50\s+to open\s+Zoë needs\s+50\s+to open")
+    )
+    journey.check(page, "new-game")
+
+    # Round 1: steppers, the count-cards helper, an error beside its field, the live breakdown.
+    page.get_by_role("link", name="Enter round 1").click()
+    expect(preview(page)).to_contain_text("The breakdown shows here as you type.")
+    page.get_by_label("Ann went out").check()
+    ann, zoe = side(page, "Ann"), side(page, "Zoë")
+    tap(ann, "Wicker baskets", 3)
+    expect(ann.get_by_label("Wicker baskets", exact=True)).to_have_value("3")
+    # Three baskets of seven cards cannot be worth nothing: the breakdown waits for a fix.
+    expect(page.locator("#err-s0-melded_points")).to_have_text(
+        "Ann's melded points are 0, but it takes at least 105 points of cards to make Ann's "
+        "3 wicker baskets (seven cards or more each); melded points count every card laid down."
+    )
+    expect(preview(page)).to_contain_text("Fix the fields marked in red to see the breakdown.")
+    # Ann counts her melded cards by rank: two aces tapped, the rest typed.
+    count_cards(ann, "melded", {"A": 2}, {"K": 7, "Q": 7, "8": 7})
+    expect(ann.get_by_label("Points of cards laid down", exact=True)).to_have_value("250")
+    expect(page.locator("#err-s0-melded_points")).to_have_text("")
+
+    tap(zoe, "Plastic baskets")
+    zoe.get_by_label("Points of cards laid down", exact=True).fill("352")
+    expect(page.locator("#err-s1-melded_points")).to_have_text(
+        "Zoë's melded points must be a multiple of 5, since every card is, not 352."
+    )
+    expect(preview(page)).to_contain_text("Fix the fields marked in red to see the breakdown.")
+    journey.check(page, "round-1-error")
+    zoe.get_by_label("Points of cards laid down", exact=True).fill("350")
+    count_cards(zoe, "hand", {"2": 1, "5": 2}, {})
+    expect(zoe.get_by_label("Points left in hand", exact=True)).to_have_value("30")
+    zoe.get_by_label("Never picked up the buns").check()
+    expect(page.locator("#err-s1-melded_points")).to_have_text("")
+    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2000, Zoë 520")
+    expect(preview(page).locator(".breakdown").nth(0)).to_match_aria_snapshot(
+        """
+        - 'heading "Ann: +2,000" [level=3]'
+        - table:
+          - rowgroup:
+            - row "Wicker baskets 3 × 500 +1,500"
+            - row "Going out +250"
+            - row "Cards melded +250"
+        """
+    )
+    expect(preview(page).locator(".breakdown").nth(1)).to_match_aria_snapshot(
+        """
+        - 'heading "Zoë: +520" [level=3]'
+        - table:
+          - rowgroup:
+            - row "Plastic baskets 1 × 300 +300"
+            - row "Cards melded +350"
+            - row "Cards left in biscuits and buns −30"
+            - row "Buns never picked up −100"
+        """
+    )
+    journey.check(page, "round-1-breakdown")
+    page.get_by_role("button", name="Save round 1").click()
+
+    expect(page.get_by_role("status")).to_contain_text("Round 1 saved.")
+    expect_totals(page, "2000", "520")
+    expect(next_round).to_contain_text("Zoë deals.")
+    expect(page.locator("ul.meld-needs")).to_have_text(
+        re.compile(r"Ann needs\s+70\s+to open\s+Zoë needs\s+50\s+to open")
+    )
+    journey.check(page, "after-round-1")
+
+    # Round 2: Zoë goes out; typed points this time.
+    page.get_by_role("link", name="Enter round 2").click()
+    page.get_by_label("Zoë went out").check()
+    tap(zoe, "Wicker baskets", 2)
+    tap(zoe, "Plastic baskets")
+    zoe.get_by_label("Points of cards laid down", exact=True).fill("400")
+    tap(ann, "Wicker baskets")
+    ann.get_by_label("Points of cards laid down", exact=True).fill("300")
+    ann.get_by_label("Points left in hand", exact=True).fill("45")
+    expect(preview(page)).to_contain_text("Totals after round 2: Ann 2755, Zoë 2470")
+    page.get_by_role("button", name="Save round 2").click()
+    expect_totals(page, "2755", "2470")
+    expect(page.locator("ul.meld-needs")).to_have_text(
+        re.compile(r"Ann needs\s+70\s+to open\s+Zoë needs\s+70\s+to open")
+    )
+
+    # A round's breakdown opens in place (htmx) from the scoreboard, without leaving the page.
+    game_url = page.url
+    page.get_by_role("link", name="Round 1, Ann: +2,000 , total 2000").click()
+    panel = page.locator("#breakdown-panel")
+    expect(panel).to_contain_text("Wicker baskets 3 × 500")
+    assert page.url == game_url
+    journey.check(page, "round-1-in-place")
+
+    # Correct round 1: Ann had four wicker baskets, not three.
+    page.goto(game_url + "rounds/1/")
+    page.get_by_role("link", name="Correct round 1").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Correct round 1")
+    expect(ann.get_by_label("Wicker baskets", exact=True)).to_have_value("3")
+    tap(ann, "Wicker baskets")
+    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2500, Zoë 520")
+    journey.check(page, "correct-round-1")
+    page.get_by_role("button", name="Save correction").click()
+    confirm = page.get_by_role("alert")
+    expect(confirm).to_contain_text(
+        "The game's totals go from Ann 2755, Zoë 2470 to Ann 3255, Zoë 2470."
+    )
+    journey.check(page, "confirm-correction")
+    page.get_by_role("button", name="Yes, save the correction").click()
+    expect_totals(page, "3255", "2470")
+    expect(page.get_by_role("link", name="Round 1, Ann: +2,500 , total 2500")).to_be_visible()
+    expect(page.locator("ul.meld-needs")).to_have_text(
+        re.compile(r"Ann needs\s+90\s+to open\s+Zoë needs\s+70\s+to open")
+    )
+    journey.check(page, "after-correction")
+
+    # Round 3: Ann goes out past 5,000 and wins.
+    page.get_by_role("link", name="Enter round 3").click()
+    expect(page.locator("p.dealer")).to_contain_text("Ann deals.")
+    page.get_by_label("Ann went out").check()
+    tap(ann, "Wicker baskets", 3)
+    ann.get_by_label("Points of cards laid down", exact=True).fill("300")
+    tap(zoe, "Plastic baskets")
+    zoe.get_by_label("Points of cards laid down", exact=True).fill("200")
+    zoe.get_by_label("Points left in hand", exact=True).fill("20")
+    expect(preview(page)).to_contain_text("Totals after round 3: Ann 5305, Zoë 2950")
+    page.get_by_role("button", name="Save round 3").click()
+
+    expect(page.locator("section.result h2")).to_have_text("Ann wins!")
+    expect(page.locator("section.result")).to_contain_text("Final score: Ann 5305, Zoë 2950.")
+    # The chart draws a line per player through every round's running total.
+    lines = page.locator("svg.chart polyline")
+    expect(lines).to_have_count(2)
+    assert [len(line.get_attribute("points").split()) for line in lines.all()] == [4, 4]
+    expect(page.locator("ul.legend li")).to_have_text(["Ann", "Zoë"])
+    journey.check(page, "winner")
+
+    # The score card downloads as a PDF with both names and the final totals in it.
+    with page.expect_download() as download_info:
+        page.locator("section.print").get_by_role("link", name="A4").click()
+    download = download_info.value
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d-ann-vs-zoe-score-card\.pdf", download.suggested_filename)
+    words = pdf_words(download.path().read_bytes())
+    assert "Winner: Ann with 5,305. Final totals: Ann 5,305, Zoë 2,950." in words, words
+    game = Game.objects.get()
+    assert [s.running_total for s in game.rounds.get(number=3).scores.order_by("side")] == [
+        5305,
+        2950,
+    ]
