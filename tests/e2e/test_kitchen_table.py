@@ -214,3 +214,111 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
         5305,
         2950,
     ]
+
+
+def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
+    journey.watch(page)
+    page.goto(journey.url("/games/new/"))
+    page.get_by_role("link", name="Play Four Rounds").click()
+    team_names = page.get_by_label("Team name")
+    team_names.nth(0).fill("Hearts")
+    team_names.nth(1).fill("Spades")
+    page.get_by_label("Player 1", exact=True).nth(0).fill("Ann")
+    page.get_by_label("Player 2", exact=True).nth(0).fill("Bob")
+    page.get_by_label("Player 1", exact=True).nth(1).fill("Cy")
+    page.get_by_label("Player 2", exact=True).nth(1).fill("Di")
+    # Bob cuts and deals first, so Hearts hold the cut in rounds 1 and 3.
+    page.get_by_role("radio", name="Team 1, player 2 deals first").check()
+    journey.check(page, "start-form")
+    page.get_by_role("button", name="Start the game").click()
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Hearts vs Spades")
+    expect(page.locator("section.next-round")).to_contain_text("Bob deals.")
+    expect(page.locator("ul.meld-needs")).to_have_text(
+        re.compile(r"Hearts needs\s+60\s+to open\s+Spades needs\s+60\s+to open")
+    )
+    journey.check(page, "new-game")
+
+    # Round 1: Bob cut exactly, and Hearts went out.
+    page.get_by_role("link", name="Enter round 1").click()
+    hearts, spades = side(page, "Hearts"), side(page, "Spades")
+    expect(hearts.locator("legend")).to_have_text("Hearts dealer")
+    expect(spades.get_by_label("Cut the deck exactly (+100)")).to_have_count(0)
+    hearts.get_by_label("Cut the deck exactly (+100)").check()
+    page.get_by_label("Hearts went out").check()
+    tap(hearts, "Natural canastas", 2)
+    tap(hearts, "Mixed canastas", 3)
+    tap(hearts, "Red threes laid down (+100 each)", 2)
+    hearts.get_by_label("Points of cards laid down", exact=True).fill("1200")
+    tap(spades, "Natural canastas")
+    spades.get_by_label("Points of cards laid down", exact=True).fill("600")
+    count_cards(spades, "hand", {"Joker": 1}, {"5": 7})
+    tap(spades, "Red threes left in hand (-100 each)")
+    expect(preview(page)).to_contain_text("Totals after round 1: Hearts 3500, Spades 915")
+    expect(preview(page).locator(".breakdown").nth(0)).to_match_aria_snapshot(
+        """
+        - 'heading "Hearts: +3,500" [level=3]'
+        - table:
+          - rowgroup:
+            - row "Natural canastas 2 × 500 +1,000"
+            - row "Mixed canastas 3 × 300 +900"
+            - row "Red threes 2 × 100 +200"
+            - row "Exact cut 1 × 100 +100"
+            - row "Going out +100"
+            - row "Cards melded +1,200"
+        """
+    )
+    expect(preview(page).locator(".breakdown").nth(1)).to_match_aria_snapshot(
+        """
+        - 'heading "Spades: +915" [level=3]'
+        - table:
+          - rowgroup:
+            - row "Natural canastas 1 × 500 +500"
+            - row "Cards melded +600"
+            - row "Cards left in hand and foot −85"
+            - row "Red threes in hand 1 × -100 −100"
+        """
+    )
+    journey.check(page, "round-1-breakdown")
+    page.get_by_role("button", name="Save round 1").click()
+    expect_totals(page, "3500", "915")
+    expect(page.locator("section.next-round")).to_contain_text("Di deals.")
+    expect(page.locator("ul.meld-needs")).to_have_text(
+        re.compile(r"Hearts needs\s+90\s+to open\s+Spades needs\s+90\s+to open")
+    )
+
+    # Rounds 2 and 3: the stock runs out; the deal goes round the table, Spades then Hearts.
+    for number, dealer, meld in ((2, "Di", 120), (3, "Ann", 150)):
+        page.get_by_role("link", name=f"Enter round {number}").click()
+        expect(page.locator("p.dealer")).to_contain_text(f"{dealer} deals.")
+        page.get_by_label("The stock ran out").check()
+        hearts.get_by_label("Points of cards laid down", exact=True).fill("400")
+        spades.get_by_label("Points of cards laid down", exact=True).fill("700")
+        expect(preview(page)).to_contain_text(f"Totals after round {number}")
+        page.get_by_role("button", name=f"Save round {number}").click()
+        expect(page.locator("ul.meld-needs")).to_have_text(
+            re.compile(rf"Hearts needs\s+{meld}\s+to open\s+Spades needs\s+{meld}\s+to open")
+        )
+    expect_totals(page, "4300", "2315")
+    expect(page.locator("section.next-round")).to_contain_text("Cy deals.")
+
+    # Round 4: now the cut is Spades' to make, and they make it and go out.
+    page.get_by_role("link", name="Enter round 4").click()
+    expect(spades.locator("legend")).to_have_text("Spades dealer")
+    expect(hearts.get_by_label("Cut the deck exactly (+100)")).to_have_count(0)
+    spades.get_by_label("Cut the deck exactly (+100)").check()
+    page.get_by_label("Spades went out").check()
+    tap(spades, "Natural canastas", 3)
+    tap(spades, "Mixed canastas", 3)
+    spades.get_by_label("Points of cards laid down", exact=True).fill("1500")
+    hearts.get_by_label("Points of cards laid down", exact=True).fill("300")
+    hearts.get_by_label("Points left in hand", exact=True).fill("150")
+    expect(preview(page)).to_contain_text("Totals after round 4: Hearts 4450, Spades 6415")
+    expect(preview(page).locator(".breakdown").nth(1)).to_contain_text("Exact cut 1 × 100+100")
+    journey.check(page, "round-4-breakdown")
+    page.get_by_role("button", name="Save round 4").click()
+
+    expect(page.locator("section.result h2")).to_have_text("Spades win!")
+    expect(page.locator("section.result")).to_contain_text("Final score: Hearts 4450, Spades 6415.")
+    expect_totals(page, "4450", "6415")
+    journey.check(page, "winner")
