@@ -56,6 +56,15 @@ class Journey:
         assert not leaked, f"template syntax shown on {page.url}: {leaked}"
         violations = axe_violations(page)
         assert not violations, f"axe-core on {page.url} ({path.name}):\n" + "\n".join(violations)
+        # The stylesheet has a dark palette too: its contrast is checked on the same page.
+        page.emulate_media(color_scheme="dark")
+        try:
+            violations = axe_violations(page)
+        finally:
+            page.emulate_media(color_scheme="light")
+        assert not violations, f"axe-core on {page.url} ({path.name}), dark:\n" + "\n".join(
+            violations
+        )
         self.pages_checked.add(page.url.split("?")[0])
         assert not self.console_errors, "\n".join(self.console_errors)
 
