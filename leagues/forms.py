@@ -27,6 +27,35 @@ NEW_LEAGUE = {
 }
 # Addresses the organiser's pages use in place of a league's slug.
 RESERVED_SLUGS = {"new"}
+# No id column holds a number this big; SQLite raises OverflowError if asked for one.
+ID_LIMIT = 2**63
+
+
+def _beyond_any_id(value: Any) -> bool:
+    try:
+        return abs(int(str(value).strip())) >= ID_LIMIT
+    except ValueError:
+        return False  # not a number at all: Django's own check refuses it
+
+
+class PlayerChoiceField(forms.ModelChoiceField):
+    """A player chosen by id, where an id too big for the database is simply not a choice."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and _beyond_any_id(value):
+            raise forms.ValidationError(self.error_messages["invalid_choice"], "invalid_choice")
+        return super().to_python(value)
+
+
+class PlayersChoiceField(forms.ModelMultipleChoiceField):
+    """Players ticked by id, where an id too big for the database is simply not a choice."""
+
+    def _check_values(self, value):
+        if any(_beyond_any_id(pk) for pk in value):
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], "invalid_choice", params={"value": ""}
+            )
+        return super()._check_values(value)
 
 
 def show_errors(form: forms.Form, errors, aliases: dict[str, str] | None = None) -> None:
@@ -309,7 +338,7 @@ class MemberForm(Form):
 class ExistingPlayerForm(Form):
     """A player from another league the organiser runs."""
 
-    player = forms.ModelChoiceField(
+    player = PlayerChoiceField(
         label="Player from your other leagues",
         queryset=Player.objects.none(),
         error_messages={
@@ -332,7 +361,7 @@ def _members_of(league: League):
 
 
 class MergeForm(Form):
-    keep = forms.ModelChoiceField(
+    keep = PlayerChoiceField(
         label="Keep this player",
         queryset=Player.objects.none(),
         error_messages={
@@ -340,7 +369,7 @@ class MergeForm(Form):
             "invalid_choice": "Choose one of the league's members.",
         },
     )
-    absorb = forms.ModelChoiceField(
+    absorb = PlayerChoiceField(
         label="Merge this player into them",
         queryset=Player.objects.none(),
         help_text="Their games, club nights and memberships move to the player kept; this "
@@ -372,7 +401,7 @@ class NightForm(Form):
             "invalid": "Type a date such as 2026-10-01.",
         },
     )
-    players = forms.ModelMultipleChoiceField(
+    players = PlayersChoiceField(
         label="Who is here",
         queryset=Player.objects.none(),
         required=False,
@@ -387,7 +416,7 @@ class NightForm(Form):
 
 
 class ArrivalForm(Form):
-    player = forms.ModelChoiceField(
+    player = PlayerChoiceField(
         label="A member not yet here",
         queryset=Player.objects.none(),
         required=False,

@@ -732,6 +732,21 @@ def test_tick_everyone_ticks_every_member_and_writes_nothing(as_organiser, leagu
     assert not ClubNight.objects.exists()
 
 
+@pytest.mark.parametrize("player_id", ["9223372036854775808", "-9223372036854775809"])
+def test_an_id_too_big_for_the_database_is_refused_beside_the_players(
+    as_organiser, league, eight, player_id
+):
+    # Found by the hostile-input property test: SQLite raised OverflowError, a 500.
+    response = as_organiser.post(
+        "/leagues/thursday/nights/new/",
+        {"action": "create", "date": "2026-10-01", "players": [eight["Ann"].pk, player_id]},
+    )
+
+    assert response.status_code == 200
+    assert_beside(response.content.decode(), "players", "Tick members of the league only.")
+    assert not ClubNight.objects.exists()
+
+
 def test_a_night_opens_with_the_players_ticked(as_organiser, league, eight):
     chosen = [eight[name].pk for name in EIGHT]
 

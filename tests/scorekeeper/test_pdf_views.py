@@ -55,7 +55,8 @@ def test_the_score_card_holds_the_game_pages_numbers(scorer, start_game):
         points, running = cell.split(" → ")
         running = running.replace(",", "")
         assert (
-            f'<span class="points">+{points}</span> <span class="running">{running}</span>' in page
+            f'<span class="points">+{points}</span><span class="visually-hidden">, total</span> '
+            f'<span class="running">{running}</span>' in page
         )
     assert (
         "In progress after round 2: Ann & Cy 6,100, Bob & Di 1,450. "
