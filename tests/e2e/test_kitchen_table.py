@@ -42,6 +42,14 @@ def expect_totals(page: Page, *totals: str) -> None:
     )
 
 
+def expect_breakdown(page: Page, index: int, heading: str, rows: list[str]) -> None:
+    """One side's live breakdown: its round total and every line, as a screen reader reads them."""
+    lines = "".join(f'\n    - row "{row}"' for row in rows)
+    expect(preview(page).locator(".breakdown").nth(index)).to_match_aria_snapshot(
+        f"- 'heading \"{heading}\" [level=3]'\n- table:\n  - rowgroup:{lines}"
+    )
+
+
 def preview(page: Page) -> Locator:
     return page.locator("#preview")
 
@@ -103,26 +111,26 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
     zoe.get_by_label("Never picked up the buns").check()
     expect(page.locator("#err-s1-melded_points")).to_have_text("")
     expect(preview(page)).to_contain_text("Totals after round 1: Ann 2000, Zoë 520")
-    expect(preview(page).locator(".breakdown").nth(0)).to_match_aria_snapshot(
-        """
-        - 'heading "Ann: +2,000" [level=3]'
-        - table:
-          - rowgroup:
-            - row "Wicker baskets 3 × 500 +1,500"
-            - row "Going out +250"
-            - row "Cards melded +250"
-        """
+    expect_breakdown(
+        page,
+        0,
+        "Ann: +2,000",
+        [
+            "Wicker baskets 3 × 500 +1,500",
+            "Going out +250",
+            "Cards melded +250",
+        ],
     )
-    expect(preview(page).locator(".breakdown").nth(1)).to_match_aria_snapshot(
-        """
-        - 'heading "Zoë: +520" [level=3]'
-        - table:
-          - rowgroup:
-            - row "Plastic baskets 1 × 300 +300"
-            - row "Cards melded +350"
-            - row "Cards left in biscuits and buns −30"
-            - row "Buns never picked up −100"
-        """
+    expect_breakdown(
+        page,
+        1,
+        "Zoë: +520",
+        [
+            "Plastic baskets 1 × 300 +300",
+            "Cards melded +350",
+            "Cards left in biscuits and buns −30",
+            "Buns never picked up −100",
+        ],
     )
     journey.check(page, "round-1-breakdown")
     page.get_by_role("button", name="Save round 1").click()
@@ -255,29 +263,29 @@ def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
     count_cards(spades, "hand", {"Joker": 1}, {"5": 7})
     tap(spades, "Red threes left in hand (-100 each)")
     expect(preview(page)).to_contain_text("Totals after round 1: Hearts 3500, Spades 915")
-    expect(preview(page).locator(".breakdown").nth(0)).to_match_aria_snapshot(
-        """
-        - 'heading "Hearts: +3,500" [level=3]'
-        - table:
-          - rowgroup:
-            - row "Natural canastas 2 × 500 +1,000"
-            - row "Mixed canastas 3 × 300 +900"
-            - row "Red threes 2 × 100 +200"
-            - row "Exact cut 1 × 100 +100"
-            - row "Going out +100"
-            - row "Cards melded +1,200"
-        """
+    expect_breakdown(
+        page,
+        0,
+        "Hearts: +3,500",
+        [
+            "Natural canastas 2 × 500 +1,000",
+            "Mixed canastas 3 × 300 +900",
+            "Red threes 2 × 100 +200",
+            "Exact cut 1 × 100 +100",
+            "Going out +100",
+            "Cards melded +1,200",
+        ],
     )
-    expect(preview(page).locator(".breakdown").nth(1)).to_match_aria_snapshot(
-        """
-        - 'heading "Spades: +915" [level=3]'
-        - table:
-          - rowgroup:
-            - row "Natural canastas 1 × 500 +500"
-            - row "Cards melded +600"
-            - row "Cards left in hand and foot −85"
-            - row "Red threes in hand 1 × -100 −100"
-        """
+    expect_breakdown(
+        page,
+        1,
+        "Spades: +915",
+        [
+            "Natural canastas 1 × 500 +500",
+            "Cards melded +600",
+            "Cards left in hand and foot −85",
+            "Red threes in hand 1 × -100 −100",
+        ],
     )
     journey.check(page, "round-1-breakdown")
     page.get_by_role("button", name="Save round 1").click()
