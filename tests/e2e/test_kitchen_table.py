@@ -330,3 +330,52 @@ def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
     expect(page.locator("section.result")).to_contain_text("Final score: Hearts 4450, Spades 6415.")
     expect_totals(page, "4450", "6415")
     journey.check(page, "winner")
+
+
+def test_a_round_is_entered_and_corrected_with_javascript_off(new_context, journey):
+    page = journey.watch(new_context(java_script_enabled=False).new_page(), "no-js phone")
+    page.goto(journey.url("/games/new/baskets/"))
+    names = page.get_by_label("Name", exact=True)
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Zoë")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Enter round 1").click()
+    expect(preview(page)).to_contain_text("The breakdown shows here as you type.")
+
+    # Without steppers or a live breakdown the numbers are typed, and Save checks them.
+    page.get_by_label("Ann went out").check()
+    ann, zoe = side(page, "Ann"), side(page, "Zoë")
+    ann.get_by_label("Wicker baskets", exact=True).fill("3")
+    ann.get_by_text("Count cards instead").first.click()
+    ann.get_by_label(re.compile(r"^K \(")).first.fill("10")
+    ann.get_by_label(re.compile(r"^Q \(")).first.fill("4")
+    ann.get_by_label(re.compile(r"^8 \(")).first.fill("7")
+    zoe.get_by_label("Plastic baskets", exact=True).fill("1")
+    zoe.get_by_label("Points of cards laid down", exact=True).fill("352")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#err-s1-melded_points")).to_have_text(
+        "Zoë's melded points must be a multiple of 5, since every card is, not 352."
+    )
+    expect(ann.get_by_label("Wicker baskets", exact=True)).to_have_value("3")
+    assert Game.objects.get().rounds.count() == 0
+    journey.check(page, "error-after-save", axe=False)
+
+    zoe.get_by_label("Points of cards laid down", exact=True).fill("350")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.get_by_role("status")).to_contain_text("Round 1 saved.")
+    # Ann's counted cards (10 kings, 4 queens and 7 eights: 210) stood in for her melded points.
+    expect_totals(page, "1960", "650")
+    journey.check(page, "after-round-1", axe=False)
+
+    # The scoreboard's cells are plain links to the round's page.
+    page.get_by_role("link", name="Round 1, Ann: +1,960 , total 1960").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
+    page.get_by_role("link", name="Correct round 1").click()
+    zoe.get_by_label("Points of cards laid down", exact=True).fill("400")
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.get_by_role("alert")).to_contain_text(
+        "The game's totals go from Ann 1960, Zoë 650 to Ann 1960, Zoë 700."
+    )
+    page.get_by_role("button", name="Yes, save the correction").click()
+    expect_totals(page, "1960", "700")
+    journey.check(page, "after-correction", axe=False)
