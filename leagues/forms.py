@@ -95,6 +95,17 @@ class Form(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+def _house_rule_input(label: str, help_text: str) -> forms.CharField:
+    """A house-rule number typed as text: blank keeps the rule set's, "none" turns it off."""
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=20,
+        help_text=help_text,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
 class LeagueForm(Form):
     """A league's settings. On the edit page the address (slug) cannot change."""
 
@@ -139,26 +150,13 @@ class LeagueForm(Form):
     visibility = forms.ChoiceField(
         label="Who can see it", choices=League.Visibility.choices, widget=forms.RadioSelect
     )
-    target_score = forms.CharField(
-        label="Target score",
-        required=False,
-        max_length=20,
-        help_text="Blank: the rule set's. Type none to play without a target.",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    target_score = _house_rule_input(
+        "Target score", "Blank: the rule set's. Type none to play without a target."
     )
-    going_out_bonus = forms.CharField(
-        label="Going-out bonus",
-        required=False,
-        max_length=20,
-        help_text="Blank: the rule set's.",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-    )
-    rounds = forms.CharField(
-        label="Rounds in a game",
-        required=False,
-        max_length=20,
-        help_text="Blank: the rule set's. Type none to play to the target however long it takes.",
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    going_out_bonus = _house_rule_input("Going-out bonus", "Blank: the rule set's.")
+    rounds = _house_rule_input(
+        "Rounds in a game",
+        "Blank: the rule set's. Type none to play to the target however long it takes.",
     )
 
     def __init__(self, data=None, *, league: League | None = None):
