@@ -1,0 +1,63 @@
+"""Writes for leagues: leagues, seasons, members, club nights and the league's record of games.
+
+Invalid input raises `LeagueError` with the field and a sentence that says what is allowed;
+nothing is written then. A unique constraint that a concurrent request beats the check to is
+the same refusal, beside the same field, never a server error.
+
+One module a topic; everything is imported from here (`from leagues import services`).
+"""
+
+from leagues.services.core import HISTORY_NIGHTS, RESERVED_SLUGS, LeagueError, User
+from leagues.services.league import (
+    LEAGUE_FIELDS,
+    league_create,
+    league_update,
+    organiser_add,
+    organiser_remove,
+)
+from leagues.services.members import member_add, player_merge, player_update
+from leagues.services.nights import (
+    SeatChoice,
+    night_arrival,
+    night_create,
+    night_games_start,
+    night_seating_propose,
+    night_seating_set,
+)
+from leagues.services.results import (
+    _side_figures,
+    game_unvoid,
+    game_void,
+    league_game_refresh,
+    ratings_replay,
+)
+from leagues.services.seasons import season_create, season_for, season_update
+
+__all__ = [
+    "HISTORY_NIGHTS",
+    "LEAGUE_FIELDS",
+    "RESERVED_SLUGS",
+    "LeagueError",
+    "SeatChoice",
+    "User",
+    "_side_figures",
+    "game_unvoid",
+    "game_void",
+    "league_create",
+    "league_game_refresh",
+    "league_update",
+    "member_add",
+    "night_arrival",
+    "night_create",
+    "night_games_start",
+    "night_seating_propose",
+    "night_seating_set",
+    "organiser_add",
+    "organiser_remove",
+    "player_merge",
+    "player_update",
+    "ratings_replay",
+    "season_create",
+    "season_for",
+    "season_update",
+]

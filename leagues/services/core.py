@@ -1,0 +1,74 @@
+"""What every league write shares: the error a refusal raises, the model check, the audit
+event and the rule set a league plays."""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ValidationError
+
+from leagues.models import (
+    League,
+    LeagueEvent,
+)
+from scorekeeper import engine
+
+User = AbstractBaseUser | AnonymousUser | None
+HISTORY_NIGHTS = 6
+# Addresses under /leagues/ that are pages, not leagues.
+RESERVED_SLUGS = {"new"}
+
+
+class LeagueError(Exception):
+    """Invalid input for a league write: a list of (field, message) pairs."""
+
+    def __init__(self, errors: Sequence[tuple[str, str]]):
+        self.errors = list(errors)
+        super().__init__("; ".join(message for _, message in self.errors))
+
+
+def _refuse(field: str, message: str) -> LeagueError:
+    return LeagueError([(field, message)])
+
+
+def _checked(instance) -> None:
+    """full_clean(), with Django's errors turned into a LeagueError naming the fields."""
+    try:
+        instance.full_clean()
+    except ValidationError as error:
+        raise LeagueError(
+            [
+                (name, message)
+                for name, messages in error.message_dict.items()
+                for message in messages
+            ]
+        ) from None
+
+
+def _event(league: League, kind: str, user: User, summary: str, **fields: Any) -> None:
+    signed_in = user is not None and user.is_authenticated
+    event = LeagueEvent(
+        league=league,
+        kind=kind,
+        user=user if signed_in else None,
+        who=user.get_username() if signed_in else "the system",
+        summary=summary[:300],
+        **fields,
+    )
+    _checked(event)
+    event.save()
+
+
+def _rules(preset: str, house_rules: Mapping[str, Any]) -> engine.RuleSet:
+    try:
+        return engine.resolve_rules({"base": preset, "overrides": dict(house_rules)})
+    except engine.RoundError as error:
+        raise LeagueError(
+            [
+                (
+                    "house_rules." + item.path.removeprefix("rules.").removeprefix("overrides."),
+                    item.message,
+                )
+                for item in error.errors
+            ]
+        ) from None

@@ -1,0 +1,175 @@
+"""Writes of a league's settings and its organisers."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from leagues.models import (
+    League,
+    LeagueEvent,
+)
+from leagues.services.core import (
+    RESERVED_SLUGS,
+    LeagueError,
+    User,
+    _checked,
+    _event,
+    _refuse,
+    _rules,
+)
+from scorekeeper import engine
+
+LEAGUE_FIELDS = (
+    "name",
+    "slug",
+    "description",
+    "preset",
+    "house_rules",
+    "play",
+    "scoring",
+    "win_points",
+    "tie_points",
+    "loss_points",
+    "visibility",
+)
+
+
+def _league_values(league: League) -> dict[str, Any]:
+    return {name: getattr(league, name) for name in LEAGUE_FIELDS}
+
+
+@transaction.atomic
+def league_create(
+    *,
+    name: str,
+    slug: str,
+    preset: str,
+    user: AbstractBaseUser,
+    description: str = "",
+    house_rules: Mapping[str, Any] | None = None,
+    play: str | None = None,
+    scoring: str = League.Scoring.MATCH,
+    win_points: int = 2,
+    tie_points: int = 1,
+    loss_points: int = 0,
+    visibility: str = League.Visibility.PUBLIC,
+) -> League:
+    """Create a league run by `user`."""
+    if preset not in engine.RULESETS:
+        raise _refuse("preset", f"Choose one of the rule sets: {', '.join(engine.RULESETS)}.")
+    rules = _rules(preset, house_rules or {})
+    if slug in RESERVED_SLUGS:
+        raise _refuse(
+            "slug", f"The address “{slug}” is taken by a page of the site; choose another."
+        )
+    if League.objects.filter(slug=slug).exists():
+        raise _refuse("slug", f"Another league already uses the address “{slug}”; choose another.")
+    league = League(
+        name=name.strip(),
+        slug=slug,
+        description=description,
+        preset=preset,
+        house_rules=rules.overrides(),
+        play=play or _default_play(rules),
+        scoring=scoring,
+        win_points=win_points,
+        tie_points=tie_points,
+        loss_points=loss_points,
+        visibility=visibility,
+    )
+    _checked(league)
+    league.save()
+    league.organisers.add(user)
+    _event(
+        league,
+        LeagueEvent.Kind.LEAGUE_CREATED,
+        user,
+        f"League {league.name} created",
+        after=_league_values(league),
+    )
+    return league
+
+
+def _default_play(rules: engine.RuleSet) -> str:
+    # Baskets is a game for two players; the other presets are partnership games.
+    return League.Play.SINGLES if rules.id == "baskets" else League.Play.TEAMS
+
+
+@transaction.atomic
+def league_update(*, league: League, user: User, **changes: Any) -> League:
+    """Change a league's settings; seasons already created keep the rules they froze."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    unknown = set(changes) - set(LEAGUE_FIELDS)
+    if unknown:
+        raise _refuse(sorted(unknown)[0], "This setting cannot be changed here.")
+    before = _league_values(league)
+    for name, value in changes.items():
+        setattr(league, name, value)
+    if league.preset not in engine.RULESETS:
+        raise _refuse("preset", f"Choose one of the rule sets: {', '.join(engine.RULESETS)}.")
+    league.house_rules = _rules(league.preset, league.house_rules).overrides()
+    _checked(league)
+    league.save()
+    after = _league_values(league)
+    if after != before:
+        changed = {k: before[k] for k in before if before[k] != after[k]}
+        _event(
+            league,
+            LeagueEvent.Kind.LEAGUE_CHANGED,
+            user,
+            f"Settings changed: {', '.join(changed)}",
+            before=changed,
+            after={k: after[k] for k in changed},
+        )
+    return league
+
+
+@transaction.atomic
+def organiser_add(*, league: League, account: AbstractBaseUser, user: User) -> None:
+    """Let another user account run the league."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    before = sorted(league.organisers.values_list("username", flat=True))
+    if account.get_username() in before:
+        raise LeagueError(
+            [("username", f"{account.get_username()} already organises {league.name}.")]
+        )
+    league.organisers.add(account)
+    _event(
+        league,
+        LeagueEvent.Kind.LEAGUE_CHANGED,
+        user,
+        f"{account.get_username()} added as an organiser",
+        before={"organisers": before},
+        after={"organisers": sorted([*before, account.get_username()])},
+    )
+
+
+@transaction.atomic
+def organiser_remove(*, league: League, username: str, user: User) -> None:
+    """Stop a user running the league; a league keeps at least one organiser."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    organisers = {u.get_username(): u for u in league.organisers.all()}
+    if username not in organisers:
+        raise LeagueError([("username", f"{username} does not organise {league.name}.")])
+    if len(organisers) == 1:
+        raise LeagueError(
+            [
+                (
+                    "username",
+                    f"A league needs at least one organiser: add another before removing "
+                    f"{username}.",
+                )
+            ]
+        )
+    league.organisers.remove(organisers[username])
+    before = sorted(organisers)
+    _event(
+        league,
+        LeagueEvent.Kind.LEAGUE_CHANGED,
+        user,
+        f"{username} removed as an organiser",
+        before={"organisers": before},
+        after={"organisers": [name for name in before if name != username]},
+    )

@@ -1,0 +1,133 @@
+"""Writes of a league's members: adding, renaming, linking and merging players."""
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from leagues.models import (
+    Attendance,
+    League,
+    LeagueEvent,
+    Membership,
+    Participation,
+    Player,
+)
+from leagues.services.core import (
+    User,
+    _checked,
+    _event,
+    _refuse,
+)
+from leagues.services.results import ratings_replay
+
+
+@transaction.atomic
+def member_add(
+    *,
+    league: League,
+    name: str = "",
+    player: Player | None = None,
+    account: AbstractBaseUser | None = None,
+    user: User,
+) -> Membership:
+    """Add a player to the league: an existing player (from another league) or a new one."""
+    if player is None:
+        player = Player(name=name.strip(), user=account)
+        _checked(player)
+        player.save()
+    if Membership.objects.filter(league=league, player=player).exists():
+        raise _refuse("name", f"{player.name} is already a member of {league.name}.")
+    membership = Membership(league=league, player=player)
+    _checked(membership)
+    membership.save()
+    _event(
+        league,
+        LeagueEvent.Kind.MEMBER_ADDED,
+        user,
+        f"{player.name} joined",
+        after={"player": player.pk, "name": player.name},
+    )
+    return membership
+
+
+@transaction.atomic
+def player_update(
+    *, league: League, player: Player, name: str, account: AbstractBaseUser | None, user: User
+) -> Player:
+    """Rename a member or link them to a user account."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not Membership.objects.filter(league=league, player=player).exists():
+        raise _refuse("player", f"{player.name} is not a member of {league.name}.")
+    before = {"name": player.name, "account": player.user.get_username() if player.user else None}
+    player.name, player.user = name.strip(), account
+    _checked(player)
+    player.save()
+    after = {"name": player.name, "account": account.get_username() if account else None}
+    _event(
+        league,
+        LeagueEvent.Kind.MEMBER_CHANGED,
+        user,
+        f"Member {player.name} changed",
+        before=before,
+        after=after,
+    )
+    return player
+
+
+@transaction.atomic
+def player_merge(*, league: League, keep: Player, absorb: Player, user: User) -> Player:
+    """Merge two records of the same person: `absorb`'s games, nights and memberships move to
+    `keep`, and the ratings of every league concerned are replayed."""
+    if keep.pk == absorb.pk:
+        raise _refuse("absorb", "Choose two different players to merge.")
+    for player in (keep, absorb):
+        if not Membership.objects.filter(league=league, player=player).exists():
+            raise _refuse("absorb", f"{player.name} is not a member of {league.name}.")
+    foreign = (
+        Membership.objects.filter(player=absorb)
+        .exclude(league__organisers=user)
+        .select_related("league")
+        .first()
+    )
+    if foreign is not None:
+        raise _refuse(
+            "absorb",
+            f"{absorb.name} also plays in {foreign.league.name}, which you do not organise; "
+            "ask its organisers to merge there.",
+        )
+    shared = (
+        Participation.objects.filter(
+            player=keep, league_game__participations__player=absorb
+        ).exists()
+        or Attendance.objects.filter(player=keep, night__attendances__player=absorb).exists()
+    )
+    if shared:
+        raise _refuse(
+            "absorb",
+            f"{keep.name} and {absorb.name} were at the same club night, so they are two people.",
+        )
+    leagues = list(League.objects.filter(memberships__player=absorb))
+    Participation.objects.filter(player=absorb).update(player=keep)
+    Attendance.objects.filter(player=absorb).update(player=keep)
+    for membership in Membership.objects.filter(player=absorb):
+        if Membership.objects.filter(league=membership.league, player=keep).exists():
+            membership.delete()
+        else:
+            membership.player = keep
+            membership.save(update_fields=["player"])
+    if keep.user is None and absorb.user is not None:
+        keep.user = absorb.user
+        keep.save(update_fields=["user"])
+    summary = f"{absorb.name} merged into {keep.name}"
+    absorbed = {"player": absorb.pk, "name": absorb.name}
+    absorb.delete()
+    for each in leagues:
+        ratings_replay(league=each, start=None)
+        _event(
+            each,
+            LeagueEvent.Kind.PLAYERS_MERGED,
+            user,
+            summary,
+            before=absorbed,
+            after={"player": keep.pk, "name": keep.name},
+        )
+    return keep

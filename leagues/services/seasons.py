@@ -1,0 +1,117 @@
+"""Writes of seasons, and the season a date falls in."""
+
+import datetime
+
+from django.db import transaction
+
+from leagues.models import (
+    League,
+    LeagueEvent,
+    Season,
+)
+from leagues.services.core import (
+    User,
+    _checked,
+    _event,
+    _refuse,
+    _rules,
+)
+from scorekeeper.scoring import frozen_rules
+
+
+@transaction.atomic
+def season_create(
+    *, league: League, name: str, starts_on: datetime.date, ends_on: datetime.date, user: User
+) -> Season:
+    """Add a season; it freezes the league's rule set as it is now."""
+    league = League.objects.select_for_update().get(pk=league.pk)
+    if ends_on < starts_on:
+        raise _refuse("ends_on", "The season must end on or after the day it starts.")
+    _no_overlap(league, starts_on, ends_on, exclude=None)
+    if league.seasons.filter(name=name.strip()).exists():
+        raise _refuse("name", f"{league.name} already has a season called {name.strip()}.")
+    rules = _rules(league.preset, league.house_rules)
+    season = Season(
+        league=league,
+        name=name.strip(),
+        starts_on=starts_on,
+        ends_on=ends_on,
+        rules=frozen_rules(rules),
+    )
+    _checked(season)
+    season.save()
+    _event(
+        league,
+        LeagueEvent.Kind.SEASON_ADDED,
+        user,
+        f"Season {season.name} added ({starts_on} to {ends_on})",
+        after={
+            "name": season.name,
+            "starts_on": str(starts_on),
+            "ends_on": str(ends_on),
+            "rules": rules.spec(),
+        },
+    )
+    return season
+
+
+def _no_overlap(league: League, starts_on, ends_on, exclude: Season | None) -> None:
+    clash = league.seasons.filter(starts_on__lte=ends_on, ends_on__gte=starts_on)
+    if exclude is not None:
+        clash = clash.exclude(pk=exclude.pk)
+    other = clash.first()
+    if other is not None:
+        raise _refuse(
+            "starts_on",
+            f"These dates overlap season {other.name} ({other.starts_on} to {other.ends_on}); "
+            "a game's date must fall in one season only.",
+        )
+
+
+@transaction.atomic
+def season_update(
+    *, season: Season, name: str, starts_on: datetime.date, ends_on: datetime.date, user: User
+) -> Season:
+    """Rename a season or move its dates; its games must still fall inside it."""
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if ends_on < starts_on:
+        raise _refuse("ends_on", "The season must end on or after the day it starts.")
+    _no_overlap(season.league, starts_on, ends_on, exclude=season)
+    outside = season.nights.exclude(date__range=(starts_on, ends_on)).order_by("date").first()
+    if outside is not None:
+        raise _refuse(
+            "starts_on",
+            f"The club night of {outside.date} belongs to this season; its dates must include it.",
+        )
+    before = {
+        "name": season.name,
+        "starts_on": str(season.starts_on),
+        "ends_on": str(season.ends_on),
+    }
+    season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
+    _checked(season)
+    season.save()
+    after = {"name": season.name, "starts_on": str(starts_on), "ends_on": str(ends_on)}
+    _event(
+        season.league,
+        LeagueEvent.Kind.SEASON_CHANGED,
+        user,
+        f"Season {season.name} changed",
+        before=before,
+        after=after,
+    )
+    return season
+
+
+def _day(date: datetime.date) -> str:
+    return f"{date.day} {date:%B %Y}"
+
+
+def season_for(league: League, date: datetime.date) -> Season:
+    """The season of the league that covers `date`."""
+    season = league.seasons.filter(starts_on__lte=date, ends_on__gte=date).first()
+    if season is None:
+        raise _refuse(
+            "date", f"No season of {league.name} covers {_day(date)}; add a season first."
+        )
+    return season
