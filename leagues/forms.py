@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
 from leagues.models import League, Player, Season
+from leagues.selectors import merged_away
 from scorekeeper import engine
 
 # The house rules a league may set here; the rest stay as the rule set has them.
@@ -380,11 +381,20 @@ class MergeForm(Form):
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
+        self.league = league
         for name in ("keep", "absorb"):
             self.fields[name].queryset = _members_of(league)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        for name in ("keep", "absorb"):
+            # Posted again after the merge went through (a double submit, a second organiser):
+            # say what happened to the player rather than that they are not a choice.
+            raw = str(self.data.get(name, "")).strip()
+            if self.has_error(name, "invalid_choice") and raw.isdigit() and not _beyond_any_id(raw):
+                told = merged_away(self.league, int(raw))
+                if told is not None:
+                    self.errors[name] = self.error_class([told])
         keep, absorb = cleaned.get("keep"), cleaned.get("absorb")
         if keep is not None and absorb is not None and keep.pk == absorb.pk:
             self.add_error("absorb", "Choose two different players to merge.")

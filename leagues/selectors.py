@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
-from leagues.models import League, Membership, Participation, Season, rating_of
+from leagues.models import League, LeagueEvent, Membership, Participation, Season, rating_of
 
 # The documented order that breaks ties in the standings, after the column sorted on.
 TIE_BREAK = ("league_points", "wins", "win_pct", "avg_margin", "points_for")
@@ -295,3 +295,21 @@ def head_to_head(league: League, season: Season) -> HeadToHead:
 def rating_display(mu: float | None, sigma: float | None) -> float | None:
     """The rating shown on pages (openskill's ordinal), or None for an unrated player."""
     return None if mu is None or sigma is None else rating_of(mu, sigma)
+
+
+def merged_away(league: League, player_id: int) -> str | None:
+    """The sentence that tells an organiser this player was merged into another of the
+    league's members (and so is gone), or None if no merge of the league took them."""
+    event = (
+        LeagueEvent.objects.filter(
+            league=league, kind=LeagueEvent.Kind.PLAYERS_MERGED, before__player=player_id
+        )
+        .order_by("-id")
+        .first()
+    )
+    if event is None:
+        return None
+    return (
+        f"{event.before['name']} was merged into {event.after['name']} a moment ago; "
+        "nothing was changed."
+    )

@@ -6,11 +6,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
 
-from leagues.models import (
-    League,
-    LeagueEvent,
-)
+from leagues.models import League, LeagueEvent
 from scorekeeper import engine
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -43,6 +41,24 @@ def _checked(instance) -> None:
                 for message in messages
             ]
         ) from None
+
+
+def _saved(instance: models.Model, *, clash: models.QuerySet, field: str, message: str) -> None:
+    """Check and save a row that a unique constraint guards; `clash` finds the row it would
+    duplicate. Found before the save, or saved first by a concurrent request (the database
+    refuses the insert then), it is refused beside `field`, never a server error."""
+    if clash.exists():
+        raise _refuse(field, message)
+    try:
+        _checked(instance)
+        # A savepoint, so that the transaction goes on after the database's refusal.
+        with transaction.atomic():
+            instance.save()
+    except (LeagueError, IntegrityError):
+        # full_clean's own uniqueness check may be the one that met the concurrent row.
+        if clash.exists():
+            raise _refuse(field, message) from None
+        raise
 
 
 def _event(league: League, kind: str, user: User, summary: str, **fields: Any) -> None:

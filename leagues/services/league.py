@@ -18,6 +18,7 @@ from leagues.services.core import (
     _event,
     _refuse,
     _rules,
+    _saved,
 )
 from scorekeeper import engine
 
@@ -64,8 +65,6 @@ def league_create(
         raise _refuse(
             "slug", f"The address “{slug}” is taken by a page of the site; choose another."
         )
-    if League.objects.filter(slug=slug).exists():
-        raise _refuse("slug", f"Another league already uses the address “{slug}”; choose another.")
     league = League(
         name=name.strip(),
         slug=slug,
@@ -79,8 +78,12 @@ def league_create(
         loss_points=loss_points,
         visibility=visibility,
     )
-    _checked(league)
-    league.save()
+    _saved(
+        league,
+        clash=League.objects.filter(slug=slug),
+        field="slug",
+        message=f"Another league already uses the address “{slug}”; choose another.",
+    )
     league.organisers.add(user)
     _event(
         league,

@@ -11,11 +11,13 @@ from leagues.models import (
     Participation,
     Player,
 )
+from leagues.selectors import merged_away
 from leagues.services.core import (
     User,
     _checked,
     _event,
     _refuse,
+    _saved,
 )
 from leagues.services.results import ratings_replay
 
@@ -34,11 +36,17 @@ def member_add(
         player = Player(name=name.strip(), user=account)
         _checked(player)
         player.save()
-    if Membership.objects.filter(league=league, player=player).exists():
-        raise _refuse("name", f"{player.name} is already a member of {league.name}.")
+    else:
+        # A merge of this player waits for the add (or the add for the merge), never both
+        # moving memberships at once.
+        player = Player.objects.select_for_update().get(pk=player.pk)
     membership = Membership(league=league, player=player)
-    _checked(membership)
-    membership.save()
+    _saved(
+        membership,
+        clash=Membership.objects.filter(league=league, player=player),
+        field="name",
+        message=f"{player.name} is already a member of {league.name}.",
+    )
     _event(
         league,
         LeagueEvent.Kind.MEMBER_ADDED,
@@ -73,12 +81,32 @@ def player_update(
     return player
 
 
+def _locked_pair(league: League, keep: Player, absorb: Player) -> tuple[Player, Player]:
+    """Both players, locked in ascending id order so that two merges of the same players (in
+    either direction) queue instead of deadlocking; refused if one was merged away."""
+    locked = {
+        p.pk: p
+        for p in Player.objects.select_for_update()
+        .filter(pk__in=[keep.pk, absorb.pk])
+        .order_by("pk")
+    }
+    for field, player in (("keep", keep), ("absorb", absorb)):
+        if player.pk not in locked:
+            told = merged_away(league, player.pk)
+            raise _refuse(
+                field, told or f"{player.name} is no longer a player; nothing was changed."
+            )
+    return locked[keep.pk], locked[absorb.pk]
+
+
 @transaction.atomic
 def player_merge(*, league: League, keep: Player, absorb: Player, user: User) -> Player:
     """Merge two records of the same person: `absorb`'s games, nights and memberships move to
     `keep`, and the ratings of every league concerned are replayed."""
     if keep.pk == absorb.pk:
         raise _refuse("absorb", "Choose two different players to merge.")
+    # Everything below is read after the locks, so a merge that waited sees the one before it.
+    keep, absorb = _locked_pair(league, keep, absorb)
     for player in (keep, absorb):
         if not Membership.objects.filter(league=league, player=player).exists():
             raise _refuse("absorb", f"{player.name} is not a member of {league.name}.")
@@ -105,7 +133,13 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
             "absorb",
             f"{keep.name} and {absorb.name} were at the same club night, so they are two people.",
         )
-    leagues = list(League.objects.filter(memberships__player=absorb))
+    # The leagues whose ratings are replayed, locked (by id) so that two merges in one league
+    # replay one after the other rather than each from a stale picture.
+    leagues = list(
+        League.objects.select_for_update(of=("self",))
+        .filter(memberships__player=absorb)
+        .order_by("pk")
+    )
     Participation.objects.filter(player=absorb).update(player=keep)
     Attendance.objects.filter(player=absorb).update(player=keep)
     for membership in Membership.objects.filter(player=absorb):

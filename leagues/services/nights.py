@@ -25,6 +25,7 @@ from leagues.services.core import (
     _checked,
     _event,
     _refuse,
+    _saved,
 )
 from leagues.services.seasons import _day, season_for
 from scorekeeper import engine
@@ -44,12 +45,13 @@ def night_create(
 ) -> ClubNight:
     """Open a club night on `date` with the players present."""
     season = season_for(league, date)
-    if ClubNight.objects.filter(league=league, date=date).exists():
-        raise _refuse("date", f"{league.name} already has a club night on {_day(date)}.")
+    clash = ClubNight.objects.filter(league=league, date=date)
+    taken = f"{league.name} already has a club night on {_day(date)}."
+    if clash.exists():
+        raise _refuse("date", taken)
     players = _members(league, player_ids)
     night = ClubNight(league=league, season=season, date=date, notes=notes)
-    _checked(night)
-    night.save()
+    _saved(night, clash=clash, field="date", message=taken)
     Attendance.objects.bulk_create(Attendance(night=night, player=p) for p in players)
     _event(
         league,
@@ -261,11 +263,13 @@ def night_arrival(*, night: ClubNight, player: Player, user: User) -> Attendance
     """A player who came after the seating: present, waiting for a seat."""
     if not Membership.objects.filter(league=night.league_id, player=player).exists():
         raise _refuse("player", f"{player.name} is not a member of the league.")
-    if Attendance.objects.filter(night=night, player=player).exists():
-        raise _refuse("player", f"{player.name} is already here tonight.")
     attendance = Attendance(night=night, player=player, arrived_late=True)
-    _checked(attendance)
-    attendance.save()
+    _saved(
+        attendance,
+        clash=Attendance.objects.filter(night=night, player=player),
+        field="player",
+        message=f"{player.name} is already here tonight.",
+    )
     _event(
         night.league,
         LeagueEvent.Kind.LATE_ARRIVAL,

@@ -11,10 +11,10 @@ from leagues.models import (
 )
 from leagues.services.core import (
     User,
-    _checked,
     _event,
     _refuse,
     _rules,
+    _saved,
 )
 from scorekeeper.scoring import frozen_rules
 
@@ -28,8 +28,6 @@ def season_create(
     if ends_on < starts_on:
         raise _refuse("ends_on", "The season must end on or after the day it starts.")
     _no_overlap(league, starts_on, ends_on, exclude=None)
-    if league.seasons.filter(name=name.strip()).exists():
-        raise _refuse("name", f"{league.name} already has a season called {name.strip()}.")
     rules = _rules(league.preset, league.house_rules)
     season = Season(
         league=league,
@@ -38,8 +36,7 @@ def season_create(
         ends_on=ends_on,
         rules=frozen_rules(rules),
     )
-    _checked(season)
-    season.save()
+    _season_saved(season)
     _event(
         league,
         LeagueEvent.Kind.SEASON_ADDED,
@@ -53,6 +50,17 @@ def season_create(
         },
     )
     return season
+
+
+def _season_saved(season: Season) -> None:
+    _saved(
+        season,
+        clash=Season.objects.filter(league=season.league_id, name=season.name).exclude(
+            pk=season.pk
+        ),
+        field="name",
+        message=f"{season.league.name} already has a season called {season.name}.",
+    )
 
 
 def _no_overlap(league: League, starts_on, ends_on, exclude: Season | None) -> None:
@@ -73,6 +81,9 @@ def season_update(
     *, season: Season, name: str, starts_on: datetime.date, ends_on: datetime.date, user: User
 ) -> Season:
     """Rename a season or move its dates; its games must still fall inside it."""
+    # The league first, as season_create locks it: the league's seasons change one at a time,
+    # so neither their names nor their dates can cross.
+    League.objects.select_for_update().get(pk=season.league_id)
     season = Season.objects.select_for_update().get(pk=season.pk)
     if ends_on < starts_on:
         raise _refuse("ends_on", "The season must end on or after the day it starts.")
@@ -89,8 +100,7 @@ def season_update(
         "ends_on": str(season.ends_on),
     }
     season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
-    _checked(season)
-    season.save()
+    _season_saved(season)
     after = {"name": season.name, "starts_on": str(starts_on), "ends_on": str(ends_on)}
     _event(
         season.league,

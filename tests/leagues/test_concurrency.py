@@ -1,0 +1,143 @@
+"""Organisers submitting at the same moment, in real concurrent transactions on PostgreSQL."""
+
+import re
+from collections import Counter
+
+import pytest
+from django.test import Client
+from django.utils.html import escape
+
+from leagues.models import ClubNight, LeagueEvent, Membership, Participation, Player
+from tests.scorekeeper import test_concurrency as scorekeeper_races
+from tests.scorekeeper.test_concurrency import together
+
+from .conftest import NIGHT, league_with, members, play, table_game
+
+# Real transactions on PostgreSQL, skipped on SQLite, as the scorekeeper's own races.
+pytestmark = scorekeeper_races.pytestmark
+
+THREADS = 30
+MERGE = "/leagues/thursday/members/merge/"
+TOLD = "Cat was merged into Ann a moment ago; nothing was changed."
+
+
+@pytest.fixture
+def club(organiser):
+    """Ann and Cat, one person entered twice, each with a counted game on a different night."""
+    league = league_with(organiser)
+    p = members(league, "Ann", "Bob", "Cat", "Dan")
+    play(table_game(league, [[p["Ann"]], [p["Bob"]]]), [120, 80])
+    play(table_game(league, [[p["Cat"]], [p["Dan"]]], date=NIGHT.replace(day=8)), [90, 100])
+    return league, p
+
+
+def phones(organiser, count: int) -> list[Client]:
+    clients = []
+    for _ in range(count):
+        # A 500 comes back as a page, so that every thread's answer is counted.
+        client = Client(raise_request_exception=False)
+        client.force_login(organiser)
+        clients.append(client)
+    return clients
+
+
+def answers(results) -> Counter:
+    """Each thread's answer: a redirect, a page with the message it says, or a server error."""
+    counted = Counter()
+    for result in results:
+        if isinstance(result, BaseException):
+            counted[f"raised {type(result).__name__}"] += 1
+        elif result.status_code == 302:
+            counted[f"302 {result['Location']}"] += 1
+        else:
+            said = re.findall(r'<p class="field-error" role="alert">([^<]*)</p>', result.text)
+            counted[f"{result.status_code} {' | '.join(said)}"] += 1
+    return counted
+
+
+def merged_state(league, ann, cat):
+    events = list(
+        LeagueEvent.objects.filter(kind=LeagueEvent.Kind.PLAYERS_MERGED).values_list(
+            "summary", flat=True
+        )
+    )
+    return {
+        "events": sorted(events),
+        "players left": sorted(
+            Player.objects.filter(pk__in=[ann.pk, cat.pk]).values_list("name", flat=True)
+        ),
+        "memberships": Membership.objects.filter(league=league).count(),
+        "games": sorted(
+            Participation.objects.filter(player__in=[ann, cat]).values_list(
+                "player__name", "points_for"
+            )
+        ),
+    }
+
+
+@pytest.mark.parametrize("crossing", [False, True], ids=["same-pair", "crossing-pairs"])
+def test_thirty_merges_of_one_pair_merge_once_and_the_others_are_told(club, organiser, crossing):
+    league, p = club
+    ann, cat = p["Ann"], p["Cat"]
+    clients = phones(organiser, THREADS)
+
+    def merge(index: int):
+        keep, absorb = (cat, ann) if crossing and index % 2 else (ann, cat)
+        form = {"keep": str(keep.pk), "absorb": str(absorb.pk), "confirm": "yes"}
+        return clients[index].post(MERGE, form)
+
+    results = together(merge, THREADS)
+
+    counted = answers(results)
+    redirects = sum(n for answer, n in counted.items() if answer.startswith("302"))
+    assert redirects == 1, (counted, merged_state(league, ann, cat))
+    (winner,) = [r for r in results if not isinstance(r, BaseException) and r.status_code == 302]
+    kept = ann if winner.wsgi_request.POST["keep"] == str(ann.pk) else cat
+    gone = cat if kept == ann else ann
+    told = f"{gone.name} was merged into {kept.name} a moment ago; nothing was changed."
+    assert counted == {
+        "302 /leagues/thursday/members/": 1,
+        f"200 {escape(told)}": THREADS - 1,
+    }
+    assert merged_state(league, ann, cat) == {
+        "events": [f"{gone.name} merged into {kept.name}"],
+        "players left": [kept.name],
+        "memberships": 3,
+        "games": [(kept.name, 90), (kept.name, 120)],
+    }
+
+
+def test_a_loser_sees_the_message_beside_the_player_who_went(club, organiser):
+    league, p = club
+    ann, cat = p["Ann"], p["Cat"]
+    first, late = phones(organiser, 2)
+    form = {"keep": str(ann.pk), "absorb": str(cat.pk), "confirm": "yes"}
+    assert first.post(MERGE, form).status_code == 302
+
+    response = late.post(MERGE, form)
+
+    assert response.status_code == 200
+    assert f'<p class="field-error" role="alert">{escape(TOLD)}</p>' in response.text
+    assert LeagueEvent.objects.filter(kind=LeagueEvent.Kind.PLAYERS_MERGED).count() == 1
+
+
+def test_thirty_organisers_opening_the_same_night_open_it_once(club, organiser):
+    league, p = club
+    clients = phones(organiser, THREADS)
+    date = NIGHT.replace(day=15)
+    form = {"date": date.isoformat(), "players": [str(p["Ann"].pk), str(p["Bob"].pk)]}
+
+    results = together(
+        lambda index: clients[index].post("/leagues/thursday/nights/new/", form), THREADS
+    )
+
+    counted = answers(results)
+    night = ClubNight.objects.get(league=league, date=date)
+    assert counted == {
+        f"302 /leagues/thursday/nights/{night.pk}/seating/": 1,
+        "200 Thursday Club already has a club night on 15 October 2026.": THREADS - 1,
+    }
+    assert (
+        LeagueEvent.objects.filter(kind=LeagueEvent.Kind.NIGHT_ADDED, after__date=str(date)).count()
+        == 1
+    )
