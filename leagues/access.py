@@ -15,10 +15,11 @@ def is_organiser(user, league: League) -> bool:
 
 
 def is_member(user, league: League) -> bool:
-    """Whether the user plays in this league (a member player linked to their account)."""
+    """Whether the user plays in this league: a membership of it is linked to their account
+    (a link made in another league gives nothing here)."""
     if user is None or not user.is_authenticated:
         return False
-    return Membership.objects.filter(league=league, player__user=user).exists()
+    return Membership.objects.filter(league=league, user=user).exists()
 
 
 def can_view(user, league: League) -> bool:

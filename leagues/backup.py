@@ -116,9 +116,10 @@ def league_export(league: League) -> dict[str, Any]:
     participations = list(Participation.objects.filter(league=league).order_by("pk"))
     league_events = list(LeagueEvent.objects.filter(league=league).order_by("pk"))
     organisers = list(league.organisers.order_by("username"))
+    memberships = list(Membership.objects.filter(league=league).order_by("pk"))
 
     user_ids = {u.pk for u in organisers}
-    user_ids |= {p.user_id for p in players if p.user_id}
+    user_ids |= {m.user_id for m in memberships if m.user_id}
     user_ids |= {g.owner_id for g in games if g.owner_id}
     user_ids |= {e.user_id for group in events.values() for e in group if e.user_id}
     user_ids |= {e.user_id for e in league_events if e.user_id}
@@ -156,12 +157,10 @@ def league_export(league: League) -> dict[str, Any]:
         "league": _fields(league),
         "users": [{name: getattr(user, name) for name in USER_FIELDS} for user in users],
         "organisers": [user.username for user in organisers],
-        "players": [
-            {**_fields(player), "user": _username(player.user_id, usernames)} for player in players
-        ],
+        "players": [_fields(player) for player in players],
         "memberships": [
-            {**_fields(m), "player": m.player_id}
-            for m in Membership.objects.filter(league=league).order_by("pk")
+            {**_fields(m), "player": m.player_id, "user": _username(m.user_id, usernames)}
+            for m in memberships
         ],
         "seasons": [_fields(s) for s in league.seasons.order_by("pk")],
         "nights": [{**_fields(n), "season": n.season_id} for n in league.nights.order_by("pk")],
@@ -406,9 +405,7 @@ def _restore(data: Mapping[str, Any]) -> League:
     new_players = []
     for index, row in enumerate(data["players"]):
         where = f"players[{index}]"
-        player = reader.build(
-            Player, row, where, {"user": user(row.get("user"), f"{where}.user")}, ["user"]
-        )
+        player = reader.build(Player, row, where)
         same = Player.objects.filter(
             pk=player.pk, name=player.name, created_at=player.created_at
         ).exists()
@@ -417,6 +414,12 @@ def _restore(data: Mapping[str, Any]) -> League:
         else:
             new_players.append(player)
     player_ids.update(_insert(Player, new_players))
+    # A backup made while the account link was the player's has it there.
+    player_links = {
+        row["id"]: (row["user"], f"players[{index}].user")
+        for index, row in enumerate(data["players"])
+        if "user" in row
+    }
 
     def rows(section: str, model, relations, extra=()) -> list[models.Model]:
         return [
@@ -432,6 +435,7 @@ def _restore(data: Mapping[str, Any]) -> League:
             lambda row, where: {
                 "league": league,
                 "player_id": _ref(player_ids, row.get("player"), f"{where}.player"),
+                "user": _membership_user(row, where, player_links, user),
             },
             ["player"],
         ),
@@ -502,6 +506,16 @@ def _restore(data: Mapping[str, Any]) -> League:
         ),
     )
     return league
+
+
+def _membership_user(row: Mapping[str, Any], where: str, player_links: Mapping, user) -> Any:
+    """The account linked to the membership; a backup made while the link was the player's
+    has it on the player instead, and it then links this league's membership only."""
+    if "user" in row:
+        return user(row["user"], f"{where}.user")
+    if row.get("player") in player_links:
+        return user(*player_links[row["player"]])
+    return None
 
 
 def _restore_games(reader: _Reader, rows: list, user) -> dict[str, int]:

@@ -322,8 +322,8 @@ class MemberForm(Form):
         label="Account to link (optional)",
         max_length=150,
         required=False,
-        help_text="The username of the member's account, so they can score the league's "
-        "tables from their phone. Leave blank for none.",
+        help_text="The username of the member's account, so they can open this league and "
+        "score its tables from their phone (this league only). Leave blank for none.",
     )
 
     def clean_name(self) -> str:

@@ -16,16 +16,11 @@ DEFAULT_SIGMA = 25.0 / 3
 
 
 class Player(models.Model):
-    """A person who plays; the same player may belong to several leagues."""
+    """A person who plays; the same player may belong to several leagues. The link to a user
+    account is each membership's, so that one league's organisers can link nobody into
+    another league."""
 
     name = models.CharField(max_length=100)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="players",
-    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -43,7 +38,7 @@ class LeagueQuerySet(models.QuerySet):
             return self.filter(
                 ~Q(visibility=League.Visibility.PRIVATE)
                 | Q(organisers=user)
-                | Q(memberships__player__user=user)
+                | Q(memberships__user=user)
             ).distinct()
         return self.exclude(visibility=League.Visibility.PRIVATE)
 
@@ -104,10 +99,18 @@ class League(models.Model):
 
 
 class Membership(models.Model):
-    """A player in a league, with their current rating there (openskill's mu and sigma)."""
+    """A player in a league, with their current rating there (openskill's mu and sigma) and
+    the user account linked to them in this league: that account is the league's member."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="memberships",
+    )
     mu = models.FloatField(default=DEFAULT_MU)
     sigma = models.FloatField(default=DEFAULT_SIGMA)
     rated_games = models.PositiveIntegerField(default=0)

@@ -256,7 +256,7 @@ def members(request: HttpRequest, league: League) -> HttpResponse:
                 return redirect("leagues:members", slug=league.slug)
     rows = (
         Membership.objects.filter(league=league)
-        .select_related("player__user")
+        .select_related("player", "user")
         .order_by("player__name", "player_id")
     )
     context = {
@@ -270,16 +270,16 @@ def members(request: HttpRequest, league: League) -> HttpResponse:
 
 
 def _member(league: League, player_id: int) -> Player:
-    return get_object_or_404(
-        Player.objects.select_related("user"), pk=player_id, memberships__league=league
-    )
+    return get_object_or_404(Player, pk=player_id, memberships__league=league)
 
 
 @require_http_methods(["GET", "POST"])
 @organisers_only
 def member_edit(request: HttpRequest, league: League, player_id: int) -> HttpResponse:
     player = _member(league, player_id)
-    initial = {"name": player.name, "username": player.user.get_username() if player.user else ""}
+    # The account linked in this league; another league's link is that league's to change.
+    linked = Membership.objects.select_related("user").get(league=league, player=player).user
+    initial = {"name": player.name, "username": linked.get_username() if linked else ""}
     form = forms.MemberForm(_posted(request), initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -326,12 +326,19 @@ def _merge_summary(league: League, keep: Player, absorb: Player) -> MergeSummary
     ]
     if other:
         lines.append(f"{absorb.name} also plays in {_and(other)}; those records move too.")
-    if absorb.user is not None and keep.user is None:
-        lines.append(f"{keep.name} takes over the account link ({absorb.user.get_username()}).")
-    elif absorb.user is not None:
+    links = {
+        m.player_id: m.user
+        for m in Membership.objects.filter(league=league, player__in=[keep, absorb]).select_related(
+            "user"
+        )
+    }
+    kept_link, absorbed_link = links.get(keep.pk), links.get(absorb.pk)
+    if absorbed_link is not None and kept_link is None:
+        lines.append(f"{keep.name} takes over the account link ({absorbed_link.get_username()}).")
+    elif absorbed_link is not None:
         lines.append(
-            f"{keep.name} keeps the account {keep.user.get_username()}; the link to "
-            f"{absorb.user.get_username()} goes."
+            f"{keep.name} keeps the account {kept_link.get_username()}; the link to "
+            f"{absorbed_link.get_username()} goes."
         )
     lines.append("The ratings of every league concerned are worked out again from the start.")
     lines.append(f"{absorb.name} is then removed. This cannot be undone.")

@@ -36,7 +36,7 @@ def leagues_listed(user) -> QuerySet[League]:
     if user is not None and user.is_authenticated:
         # Subqueries rather than joins, so the member count is not multiplied by the join.
         shown |= Q(pk__in=League.objects.filter(organisers=user).values("pk"))
-        shown |= Q(pk__in=Membership.objects.filter(player__user=user).values("league_id"))
+        shown |= Q(pk__in=Membership.objects.filter(user=user).values("league_id"))
     return League.objects.filter(shown).annotate(member_count=Count("memberships"))
 
 

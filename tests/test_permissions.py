@@ -15,17 +15,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils.html import escape
 
 from leagues import services
-from leagues.models import League, LeagueGame
+from leagues.models import League, LeagueGame, Player
 from scorekeeper import services as games
 from scorekeeper.models import Game
 from tests.leagues.conftest import UserFactory, members, table_game
 from tests.scorekeeper.conftest import start_form
 
 pytestmark = pytest.mark.django_db
+User = get_user_model()
 
 
 @dataclass(frozen=True)
@@ -413,3 +415,96 @@ def test_voided_game_void_is_organisers_only_and_changes_nothing_when_refused(wo
     allowed = world.clients["organiser"].post(url, {"reason": "Wrong players"})
     assert allowed.status_code == 302
     assert LeagueGame.objects.get(pk=world.public.league_game).voided
+
+
+# Account links ------------------------------------------------------------------------------
+
+
+@dataclass
+class Shared:
+    """Pat plays in the private Hidden Club, linked there to the account pat, and in Eve's
+    Club, which eve organises and Hidden Club's organisers do not."""
+
+    pat: Player
+    eves_game: str
+    clients: dict[str, Client]
+
+
+@pytest.fixture
+def shared(world) -> Shared:
+    olive, eve = User.objects.get(username="olive"), UserFactory(username="eve")
+    pat_account = UserFactory(username="pat")
+    hidden = League.objects.get(slug="hidden")
+    pat = services.member_add(league=hidden, name="Pat", account=pat_account, user=olive).player
+    build_league(
+        eve, UserFactory(), name="Eve's Club", slug="eves", visibility=League.Visibility.PRIVATE
+    )
+    eves = League.objects.get(slug="eves")
+    services.member_add(league=eves, player=pat, user=eve)
+    rival = services.member_add(league=eves, name="Rex", user=eve).player
+    eves_game = table_game(eves, [[pat], [rival]], date=datetime.date(2026, 10, 8)).game.public_id
+    clients = {}
+    for who, account in (
+        ("eve", eve),
+        ("pat", pat_account),
+        ("sam", User.objects.get(username="sam")),
+    ):
+        clients[who] = Client()
+        clients[who].force_login(account)
+    return Shared(pat, eves_game, clients)
+
+
+def can_read_and_score(client: Client, slug: str, public_id: str) -> tuple[int, int, bool]:
+    """The league page, the round form of one of its games, and whether /leagues/ lists it."""
+    return (
+        client.get(f"/leagues/{slug}/").status_code,
+        client.get(f"/g/{public_id}/rounds/new/").status_code,
+        f'href="/leagues/{slug}/"' in client.get("/leagues/").text,
+    )
+
+
+def test_an_organiser_who_links_a_shared_player_to_themself_gains_nothing_in_the_other_league(
+    world, shared
+):
+    eve = shared.clients["eve"]
+    assert can_read_and_score(eve, "hidden", world.private.game) == (404, 403, False)
+
+    linked = eve.post(
+        f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": "eve"}
+    )
+
+    assert linked["Location"] == "/leagues/eves/members/"
+    assert can_read_and_score(eve, "hidden", world.private.game) == (404, 403, False)
+    refused = eve.post(f"/g/{world.private.game}/rounds/new/", {})
+    assert (refused.status_code, escape(CHANGE) in refused.text) == (403, True)
+
+
+def test_an_account_linked_in_one_league_becomes_a_member_of_that_league_only(world, shared):
+    sam = shared.clients["sam"]
+    before = (
+        can_read_and_score(sam, "eves", shared.eves_game),
+        can_read_and_score(sam, "hidden", world.private.game),
+    )
+
+    shared.clients["eve"].post(
+        f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": "sam"}
+    )
+
+    after = (
+        can_read_and_score(sam, "eves", shared.eves_game),
+        can_read_and_score(sam, "hidden", world.private.game),
+    )
+    assert before == ((404, 403, False), (404, 403, False))
+    assert after == ((200, 200, True), (404, 403, False))
+
+
+def test_the_other_leagues_link_is_untouched_by_an_edit_here(world, shared):
+    pat, eve = shared.clients["pat"], shared.clients["eve"]
+    assert can_read_and_score(pat, "hidden", world.private.game) == (200, 200, True)
+
+    eve.post(f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": ""})
+    eve.post(f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": "eve"})
+
+    assert can_read_and_score(pat, "hidden", world.private.game) == (200, 200, True)
+    members_page = world.clients["organiser"].get("/leagues/hidden/members/").text
+    assert re.search(r"<th scope=\"row\">Pat</th>\s*<td>pat</td>", members_page)

@@ -31,16 +31,17 @@ def member_add(
     account: AbstractBaseUser | None = None,
     user: User,
 ) -> Membership:
-    """Add a player to the league: an existing player (from another league) or a new one."""
+    """Add a player to the league: an existing player (from another league) or a new one,
+    linked in this league to `account` if given."""
     if player is None:
-        player = Player(name=name.strip(), user=account)
+        player = Player(name=name.strip())
         _checked(player)
         player.save()
     else:
         # A merge of this player waits for the add (or the add for the merge), never both
         # moving memberships at once.
         player = Player.objects.select_for_update().get(pk=player.pk)
-    membership = Membership(league=league, player=player)
+    membership = Membership(league=league, player=player, user=account)
     _saved(
         membership,
         clash=Membership.objects.filter(league=league, player=player),
@@ -61,15 +62,19 @@ def member_add(
 def player_update(
     *, league: League, player: Player, name: str, account: AbstractBaseUser | None, user: User
 ) -> Player:
-    """Rename a member or link them to a user account."""
+    """Rename a member, or link their membership of this league to a user account (which
+    makes that account a member of this league, and of no other)."""
     player = Player.objects.select_for_update().get(pk=player.pk)
-    if not Membership.objects.filter(league=league, player=player).exists():
+    membership = Membership.objects.select_for_update().filter(league=league, player=player).first()
+    if membership is None:
         raise _refuse("player", f"{player.name} is not a member of {league.name}.")
-    before = {"name": player.name, "account": player.user.get_username() if player.user else None}
-    player.name, player.user = name.strip(), account
+    before = {"name": player.name, "account": _username(membership.user)}
+    player.name, membership.user = name.strip(), account
     _checked(player)
     player.save()
-    after = {"name": player.name, "account": account.get_username() if account else None}
+    _checked(membership)
+    membership.save(update_fields=["user"])
+    after = {"name": player.name, "account": _username(account)}
     _event(
         league,
         LeagueEvent.Kind.MEMBER_CHANGED,
@@ -79,6 +84,10 @@ def player_update(
         after=after,
     )
     return player
+
+
+def _username(account: AbstractBaseUser | None) -> str | None:
+    return account.get_username() if account is not None else None
 
 
 def _locked_pair(league: League, keep: Player, absorb: Player) -> tuple[Player, Player]:
@@ -143,14 +152,17 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
     Participation.objects.filter(player=absorb).update(player=keep)
     Attendance.objects.filter(player=absorb).update(player=keep)
     for membership in Membership.objects.filter(player=absorb):
-        if Membership.objects.filter(league=membership.league, player=keep).exists():
-            membership.delete()
-        else:
+        kept = Membership.objects.filter(league=membership.league, player=keep).first()
+        if kept is None:
             membership.player = keep
             membership.save(update_fields=["player"])
-    if keep.user is None and absorb.user is not None:
-        keep.user = absorb.user
-        keep.save(update_fields=["user"])
+            continue
+        # One membership a league: the kept player's, with the account link it has, or else
+        # the one the league gave the merged record.
+        if kept.user_id is None and membership.user_id is not None:
+            kept.user_id = membership.user_id
+            kept.save(update_fields=["user"])
+        membership.delete()
     summary = f"{absorb.name} merged into {keep.name}"
     absorbed = {"player": absorb.pk, "name": absorb.name}
     absorb.delete()

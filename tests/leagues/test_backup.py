@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from leagues import backup, demo
+from leagues import backup, demo, services
 from leagues.models import ClubNight, League, LeagueGame, Player
 from scorekeeper.models import Game
 from tests.leagues.conftest import league_with, members, play, table_game
@@ -333,3 +333,24 @@ def test_the_commands_name_what_is_wrong(tmp_path):
         f"{old}: version: 0 is not a version this app restores; expected 1."
     )
     assert set(row_counts().values()) == {0}
+
+
+def test_an_account_link_is_the_memberships_and_an_older_backup_links_the_player_here(organiser):
+    league = league_with(organiser)
+    mia_account = get_user_model().objects.create_user(username="mia")
+    services.member_add(league=league, name="Mia", account=mia_account, user=organiser)
+    data = backup.league_export(league)
+    (row,) = [m for m in data["memberships"] if m["user"] is not None]
+    assert (row["user"], "user" in data["players"][0]) == ("mia", False)
+    # As a backup made while the link was the player's has it.
+    for membership in data["memberships"]:
+        player = next(p for p in data["players"] if p["id"] == membership["player"])
+        player["user"] = membership.pop("user")
+    League.objects.all().delete()
+    Player.objects.all().delete()
+
+    restored = backup.league_import(dumped(data))
+
+    assert list(
+        restored.memberships.values_list("player__name", "user__username").order_by("player__name")
+    ) == [("Mia", "mia")]

@@ -1,0 +1,49 @@
+"""Data migrations of the leagues app, run forwards and back on real rows."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("leagues", "0001_players_leagues_seasons_nights_games")]
+AFTER = [("leagues", "0002_account_link_per_membership")]
+
+
+def migrated(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_players_account_link_moves_to_each_of_its_memberships_and_back():
+    apps = migrated(BEFORE)
+    User = apps.get_model("auth", "User")
+    League = apps.get_model("leagues", "League")
+    Player = apps.get_model("leagues", "Player")
+    Membership = apps.get_model("leagues", "Membership")
+    mia = User.objects.create(username="mia")
+    leagues = [League.objects.create(name=n, slug=n, preset="sevens") for n in ("a", "b")]
+    linked = Player.objects.create(name="Mia", user=mia)
+    unlinked = Player.objects.create(name="Ann")
+    for league in leagues:
+        Membership.objects.create(league=league, player=linked)
+        Membership.objects.create(league=league, player=unlinked)
+
+    apps = migrated(AFTER)
+    Membership = apps.get_model("leagues", "Membership")
+    after = sorted(Membership.objects.values_list("league__slug", "player__name", "user__username"))
+    back = dict(
+        migrated(BEFORE)
+        .get_model("leagues", "Player")
+        .objects.values_list("name", "user__username")
+    )
+    migrated(AFTER)
+
+    assert after == [
+        ("a", "Ann", None),
+        ("a", "Mia", "mia"),
+        ("b", "Ann", None),
+        ("b", "Mia", "mia"),
+    ]
+    assert back == {"Ann": None, "Mia": "mia"}
