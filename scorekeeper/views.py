@@ -4,7 +4,7 @@ import re
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -12,7 +12,7 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import documents, engine, game_entry, round_entry, services
+from scorekeeper import busy, documents, engine, game_entry, round_entry, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.accounts import SignupForm
 from scorekeeper.charts import running_totals_chart
@@ -166,6 +166,7 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     rules, sides = view.rules, view.sides
     dealer = dealer_for(game, sides, number).side_index
     preview = status = None
+    status_code = 200
     counted: dict[str, int] = {}
     if request.method == "GET":
         data = round_entry.values_from_entry(rules, stored.ended_by, stored.entry) if stored else {}
@@ -196,10 +197,16 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
                 return _conflict(request, game, conflict, editing=editing)
             except engine.RoundError as error:
                 errors = round_errors(error, number)
+            except OperationalError as error:
+                if not busy.is_busy(error):
+                    raise
+                # Rolled back: the same form, as typed, to send again.
+                status_code = 503
+                errors = [engine.FieldError("", busy.BUSY)]
             else:
                 messages.success(request, f"Round {number} {'corrected' if editing else 'saved'}.")
                 return redirect("game_detail", public_id=game.public_id)
-        if errors:
+        if errors and status_code != 503:
             preview = None
         counted = round_entry.counted_points(rules, entry)
         form = round_entry.build(rules, sides, request.POST, dealer, errors, counted)
@@ -227,7 +234,7 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     template = "scorekeeper/round_form.html"
     if request.htmx:
         template += "#preview"
-    return render(request, template, context)
+    return render(request, template, context, status=status_code)
 
 
 def _already_saved(request: HttpRequest, game: Game, number: int) -> HttpResponse:
