@@ -117,6 +117,15 @@ class RoundForm:
         )
 
 
+def posted_round_number(data: Mapping[str, str]) -> int | None:
+    """The round a round or delete form was opened for (its hidden `round_number`), or None
+    when the form carries no round number."""
+    posted = data.get("round_number", "")
+    if re.fullmatch("[0-9]{1,6}", posted) and int(posted) >= 1:
+        return int(posted)
+    return None
+
+
 def _whole_or_raw(raw: str) -> Any:
     raw = raw.strip()
     # Anything but a whole number goes to the engine as typed, which refuses it in words.

@@ -99,6 +99,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A write that finds SQLite still busy after its timeout asks the phone to send it again.
+    "scorekeeper.busy.BusyDatabaseMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -131,6 +133,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# SQLite for a club night: every transaction takes the write lock when it begins (a transaction
+# that reads and then asks for the lock can be refused at once, the busy timeout unused, when
+# another phone writes first); a phone waits up to SQLITE_BUSY_TIMEOUT seconds for another
+# table's save; WAL lets pages be read while a round is written.
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

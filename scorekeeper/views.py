@@ -1,10 +1,9 @@
 import logging
-import re
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -12,7 +11,7 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import documents, engine, game_entry, round_entry, services
+from scorekeeper import busy, documents, engine, game_entry, round_entry, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.accounts import SignupForm
 from scorekeeper.charts import running_totals_chart
@@ -23,6 +22,15 @@ from scorekeeper.scoring import preview_round, round_errors
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 
 logger = logging.getLogger(__name__)
+
+ROUND_NUMBER_MISSING = (
+    "Nothing was saved: the form did not say which round it was for, so it may be an old copy "
+    "of the page or a repeat. These are the rounds stored; tap Enter round to add the next one."
+)
+DELETE_NUMBER_MISSING = (
+    "Nothing was deleted: the form did not say which round to delete, so it may be an old copy "
+    "of the page or a repeat. These are the rounds stored; open the last round to delete it."
+)
 
 LEAGUE_GAME_CLAIM = (
     "A league's game stays with its league: find it on the league's club-night page, "
@@ -166,6 +174,7 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     rules, sides = view.rules, view.sides
     dealer = dealer_for(game, sides, number).side_index
     preview = status = None
+    status_code = 200
     counted: dict[str, int] = {}
     if request.method == "GET":
         data = round_entry.values_from_entry(rules, stored.ended_by, stored.entry) if stored else {}
@@ -196,10 +205,16 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
                 return _conflict(request, game, conflict, editing=editing)
             except engine.RoundError as error:
                 errors = round_errors(error, number)
+            except OperationalError as error:
+                if not busy.is_busy(error):
+                    raise
+                # Rolled back: the same form, as typed, to send again.
+                status_code = 503
+                errors = [engine.FieldError("", busy.BUSY)]
             else:
                 messages.success(request, f"Round {number} {'corrected' if editing else 'saved'}.")
                 return redirect("game_detail", public_id=game.public_id)
-        if errors:
+        if errors and status_code != 503:
             preview = None
         counted = round_entry.counted_points(rules, entry)
         form = round_entry.build(rules, sides, request.POST, dealer, errors, counted)
@@ -227,7 +242,7 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     template = "scorekeeper/round_form.html"
     if request.htmx:
         template += "#preview"
-    return render(request, template, context)
+    return render(request, template, context, status=status_code)
 
 
 def _already_saved(request: HttpRequest, game: Game, number: int) -> HttpResponse:
@@ -261,25 +276,25 @@ def _totals_before(view, number: int) -> list[int]:
 def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
     number = len(game.rounds.all()) + 1
-    posted = request.POST.get("round_number", "")
-    if (
-        request.method == "POST"
-        and re.fullmatch("[0-9]{1,6}", posted)
-        and 1 <= int(posted) < number
-    ):
+    posted = round_entry.posted_round_number(request.POST)
+    if request.method == "POST":
+        _scorer_or_403(request, game)
+    if request.method == "POST" and posted is None and not request.htmx:
+        # Without it a repeat of the same form would be saved as one more round.
+        messages.error(request, ROUND_NUMBER_MISSING)
+        return redirect("game_detail", public_id=game.public_id)
+    if request.method == "POST" and posted is not None and posted < number:
         # A double tap, or another phone saved this round first (perhaps the one that ended
         # the game): show what is stored.
-        _scorer_or_403(request, game)
-        return _already_saved(request, game, int(posted))
+        return _already_saved(request, game, posted)
     if game.finished:
         messages.info(request, "The game is over: correct a round or reopen the game first.")
         return redirect("game_detail", public_id=game.public_id)
     if request.method == "GET" and not can_score(request, game):
         raise PermissionDenied("Only the phones scoring this game can enter rounds.")
-    if request.method == "POST" and re.fullmatch("[0-9]{1,6}", posted) and int(posted) > number:
+    if request.method == "POST" and posted is not None and posted > number:
         # The form was opened for a later round and a round was deleted since: saving it as
         # this round would put it in the wrong place.
-        _scorer_or_403(request, game)
         messages.error(
             request,
             f"Round {posted} was not saved: a round was deleted on another phone meanwhile, "
@@ -353,11 +368,13 @@ def round_delete(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
     rounds = list(game.rounds.all())
     last = len(rounds)
-    posted = request.POST.get("round_number", "")
     # The number and version the confirmation asked about, so that a round added or changed
-    # on another phone meanwhile is not the one deleted; an old form without them deletes the
-    # last round as before.
-    number = int(posted) if re.fullmatch("[0-9]{1,6}", posted) else None
+    # on another phone meanwhile is not the one deleted, and a repeat deletes nothing more.
+    number = round_entry.posted_round_number(request.POST)
+    if request.method == "POST" and number is None:
+        _scorer_or_403(request, game)
+        messages.error(request, DELETE_NUMBER_MISSING)
+        return redirect("game_detail", public_id=game.public_id)
     return _confirmed_action(
         request,
         game,
@@ -370,7 +387,7 @@ def round_delete(request: HttpRequest, public_id: str) -> HttpResponse:
             number=number,
             version=request.POST.get("round_version") or None,
         ),
-        done=f"Round {number or last} deleted.",
+        done=f"Round {number} deleted.",
         hidden=[("round_number", last), ("round_version", rounds[-1].version)] if rounds else [],
     )
 

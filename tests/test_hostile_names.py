@@ -75,9 +75,10 @@ def hostile_game(scorer) -> Game:
     response = scorer.post("/games/new/four-rounds/", data)
     assert response.status_code == 302, response.content.decode()[:2000]
     game = Game.objects.get()
-    for _ in range(2):
+    for number in (1, 2):
         saved = scorer.post(
-            f"/g/{game.public_id}/rounds/new/", round_form(engine.RULESETS["four-rounds"])
+            f"/g/{game.public_id}/rounds/new/",
+            round_form(engine.RULESETS["four-rounds"], number=number),
         )
         assert saved.status_code == 302
     return game
@@ -108,7 +109,7 @@ def test_every_game_page_shows_the_names_as_text(scorer, hostile_game):
 
 def test_a_preview_and_a_refused_round_show_the_names_as_text(scorer, hostile_game):
     url = f"/g/{hostile_game.public_id}/rounds/new/"
-    data = round_form(engine.RULESETS["four-rounds"])
+    data = round_form(engine.RULESETS["four-rounds"], number=3)
 
     assert_shown_as_text(scorer.post(url, data, HTTP_HX_REQUEST="true"))
     assert_shown_as_text(scorer.post(url, {**data, "went_out": ""}))

@@ -35,10 +35,12 @@ def going_out_canastas(rules: engine.RuleSet) -> dict[str, int]:
     return counts
 
 
-def round_form(rules: engine.RuleSet, *, melded: int = 1000, other_melded: int = 310) -> dict:
-    """Side 1 goes out with the fewest canastas it may; side 2 has a natural canasta and 85
-    points left in hand."""
-    data = {"went_out": "s0", "s0-melded_points": str(melded)}
+def round_form(
+    rules: engine.RuleSet, *, melded: int = 1000, other_melded: int = 310, number: int = 1
+) -> dict:
+    """Round `number` as the form posts it: side 1 goes out with the fewest canastas it may;
+    side 2 has a natural canasta and 85 points left in hand."""
+    data = {"round_number": str(number), "went_out": "s0", "s0-melded_points": str(melded)}
     for kind, count in going_out_canastas(rules).items():
         data[f"s0-canastas-{kind}"] = str(count)
     data.update(

@@ -312,7 +312,10 @@ def test_a_deleted_round_comes_back_as_it_was_with_its_totals(game_with_rounds):
     entry, ended_by = stored.entry, stored.ended_by
     before = scores(game)
     totals = list(Side.objects.order_by("position").values_list("total", flat=True))
-    assert scoring.post(f"/g/{game.public_id}/rounds/delete-last/").status_code == 302
+    assert (
+        scoring.post(f"/g/{game.public_id}/rounds/delete-last/", {"round_number": "3"}).status_code
+        == 302
+    )
     assert totals != list(Side.objects.order_by("position").values_list("total", flat=True))
     event = GameEvent.objects.get(kind="round_deleted")
     history = scoring.get(f"/g/{game.public_id}/history/").content.decode()

@@ -11,6 +11,7 @@ from django.test import Client
 
 from scorekeeper import engine, services
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
+from scorekeeper.views import DELETE_NUMBER_MISSING, ROUND_NUMBER_MISSING
 from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
 
 pytestmark = [
@@ -49,17 +50,26 @@ def together(work: Callable[[int], Any], count: int = THREADS) -> list[Any]:
     return results
 
 
+def _joined_phones(game: Game, count: int) -> list[Client]:
+    phones = []
+    for _ in range(count):
+        phone = Client()
+        phone.get(f"/g/{game.public_id}/join/{game.scorer_token}/", follow=True)
+        phones.append(phone)
+    return phones
+
+
+def _messages(response) -> list[str]:
+    return re.findall(r'<li class="message [a-z]+">([^<]*)</li>', response.content.decode())
+
+
 def test_twenty_phones_saving_the_same_round_store_it_once_and_the_others_are_told(
     scorer, start_game
 ):
     url = start_game("baskets")
     game = Game.objects.get()
     rules = engine.RULESETS["baskets"]
-    phones = [scorer]
-    for _ in range(THREADS - 1):
-        phone = Client()
-        phone.get(f"/g/{game.public_id}/join/{game.scorer_token}/", follow=True)
-        phones.append(phone)
+    phones = [scorer, *_joined_phones(game, THREADS - 1)]
     form = {**round_form(rules), "round_number": "1"}
 
     def save(index: int):
@@ -171,3 +181,71 @@ def test_two_phones_correcting_the_same_round_keep_one_correction(db):
     )
     assert Round.objects.get().entry == stored[0]
     assert GameEvent.objects.filter(kind="round_changed").count() == 1
+
+
+def test_twenty_phones_posting_a_round_without_its_number_store_nothing_and_are_told(start_game):
+    url = start_game("baskets")
+    game = Game.objects.get()
+    phones = _joined_phones(game, THREADS)
+    form = round_form(engine.RULESETS["baskets"])
+    del form["round_number"]
+
+    def save(index: int):
+        response = phones[index].post(url + "rounds/new/", form, follow=True)
+        return response.redirect_chain, _messages(response)
+
+    results = together(save)
+
+    assert results == [([(url, 302)], [ROUND_NUMBER_MISSING])] * THREADS
+    assert Round.objects.count() == 0
+    assert GameEvent.objects.filter(kind="round_added").count() == 0
+
+
+@pytest.fixture
+def three_rounds(db) -> tuple[str, list[Client]]:
+    """A game with three rounds, its address and twenty phones scoring it."""
+    game = services.game_start(preset="baskets", sides=side_specs("baskets"))
+    for number in (1, 2, 3):
+        services.round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
+    return f"/g/{game.public_id}/", _joined_phones(game, THREADS)
+
+
+def test_twenty_phones_deleting_without_the_round_number_delete_nothing_and_are_told(
+    three_rounds,
+):
+    url, phones = three_rounds
+
+    def delete(index: int):
+        response = phones[index].post(url + "rounds/delete-last/", follow=True)
+        return response.redirect_chain, _messages(response)
+
+    results = together(delete)
+
+    assert results == [([(url, 302)], [DELETE_NUMBER_MISSING])] * THREADS
+    assert list(Round.objects.values_list("number", flat=True).order_by("number")) == [1, 2, 3]
+    assert GameEvent.objects.filter(kind="round_deleted").count() == 0
+
+
+def test_twenty_phones_deleting_the_last_round_with_its_number_delete_it_once(three_rounds):
+    url, phones = three_rounds
+
+    def delete(index: int):
+        response = phones[index].post(
+            url + "rounds/delete-last/", {"round_number": "3"}, follow=True
+        )
+        return _messages(response)
+
+    results = together(delete)
+
+    assert sorted(results) == sorted(
+        [["Round 3 deleted."]]
+        + [
+            [
+                "Round 3 was already deleted, from this phone or another, so nothing else was "
+                "deleted."
+            ]
+        ]
+        * (THREADS - 1)
+    )
+    assert list(Round.objects.values_list("number", flat=True).order_by("number")) == [1, 2]
+    assert GameEvent.objects.filter(kind="round_deleted").count() == 1

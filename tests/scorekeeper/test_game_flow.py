@@ -31,12 +31,12 @@ def test_a_whole_game_of_each_preset(scorer, start_game, preset):
     assert response.status_code == 302
     assert response["Location"] == url
     assert totals(scorer, url) == [went_out, other]
-    scorer.post(url + "rounds/new/", round_form(rules))
+    scorer.post(url + "rounds/new/", round_form(rules, number=2))
     assert totals(scorer, url) == [2 * went_out, 2 * other]
 
     # An invalid round: the going-out side lacks canastas. The error stands beside the field,
     # the values typed are kept and nothing is saved.
-    bad = round_form(rules)
+    bad = round_form(rules, number=3)
     for key in [k for k in bad if k.startswith("s0-canastas-")]:
         bad[key] = "0"
     response = scorer.post(url + "rounds/new/", bad)
@@ -62,7 +62,7 @@ def test_a_whole_game_of_each_preset(scorer, start_game, preset):
     assert totals(scorer, url) == [2 * went_out, 2 * other + 100]
 
     # Delete the last round.
-    scorer.post(url + "rounds/delete-last/")
+    scorer.post(url + "rounds/delete-last/", {"round_number": "2"})
     assert totals(scorer, url) == [went_out, other + 100]
     assert list(Round.objects.values_list("number", flat=True)) == [1]
 
@@ -71,7 +71,7 @@ def test_a_whole_game_of_each_preset(scorer, start_game, preset):
         game.refresh_from_db()
         if game.finished:
             break
-        scorer.post(url + "rounds/new/", round_form(rules))
+        scorer.post(url + "rounds/new/", round_form(rules, number=game.rounds.count() + 1))
     game.refresh_from_db()
     assert game.finished
     assert game.winner.position == 0
@@ -82,7 +82,7 @@ def test_a_whole_game_of_each_preset(scorer, start_game, preset):
 
     # A round after the end is refused without saving.
     count = Round.objects.count()
-    scorer.post(url + "rounds/new/", round_form(rules))
+    scorer.post(url + "rounds/new/", round_form(rules, number=count + 1))
     assert Round.objects.count() == count
 
     # Rematch: same rules and sides, the deal moves on one seat.
@@ -100,6 +100,7 @@ def test_worked_example_one_on_the_game_page(scorer, start_game):
     scorer.post(
         url + "rounds/new/",
         {
+            "round_number": "1",
             "went_out": "s0",
             "s0-canastas-natural": "1",
             "s0-canastas-mixed": "2",
@@ -246,6 +247,88 @@ def test_a_second_phone_saving_the_same_round_is_told_and_nothing_doubles(
         "This is the stored round; correct it if it is wrong."
     ) in stale.content.decode()
     assert Round.objects.count() == 1
+
+
+def messages_after(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_a_round_form_posted_twice_without_its_number_stores_nothing_and_says_so(
+    scorer, start_game
+):
+    url = start_game("baskets")
+    form = round_form(engine.RULESETS["baskets"])
+    del form["round_number"]
+
+    first = scorer.post(url + "rounds/new/", form, follow=True)
+    second = scorer.post(url + "rounds/new/", form, follow=True)
+
+    refused = (
+        "Nothing was saved: the form did not say which round it was for, so it may be an old "
+        "copy of the page or a repeat. These are the rounds stored; tap Enter round to add the "
+        "next one."
+    )
+    assert first.redirect_chain == second.redirect_chain == [(url, 302)]
+    assert messages_after(first) == messages_after(second) == [refused]
+    assert Round.objects.count() == 0
+    assert GameEvent.objects.filter(kind="round_added").count() == 0
+
+
+def test_the_same_round_form_posted_twice_from_one_phone_stores_one_round(scorer, start_game):
+    url = start_game("baskets")
+    form = round_form(engine.RULESETS["baskets"])
+
+    first = scorer.post(url + "rounds/new/", form, follow=True)
+    second = scorer.post(url + "rounds/new/", form, follow=True)
+
+    assert messages_after(first) == ["Round 1 saved."]
+    assert second.redirect_chain == [(url + "rounds/1/", 302)]
+    assert messages_after(second) == [
+        "Round 1 was already saved, from this phone or another, so nothing was added. "
+        "This is the stored round; correct it if it is wrong."
+    ]
+    assert Round.objects.count() == 1
+
+
+def test_delete_last_posted_twice_without_the_round_number_deletes_nothing(scorer, start_game):
+    url = start_game("baskets")
+    for number in (1, 2):
+        scorer.post(
+            url + "rounds/new/", round_form(engine.RULESETS["baskets"], number=number), follow=True
+        )
+
+    first = scorer.post(url + "rounds/delete-last/", follow=True)
+    second = scorer.post(url + "rounds/delete-last/", {"round_number": ""}, follow=True)
+
+    refused = (
+        "Nothing was deleted: the form did not say which round to delete, so it may be an old "
+        "copy of the page or a repeat. These are the rounds stored; open the last round to "
+        "delete it."
+    )
+    assert first.redirect_chain == second.redirect_chain == [(url, 302)]
+    assert messages_after(first) == messages_after(second) == [refused]
+    assert list(Round.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
+    assert GameEvent.objects.filter(kind="round_deleted").count() == 0
+
+
+def test_delete_last_posted_twice_with_its_round_number_deletes_one_round(scorer, start_game):
+    url = start_game("baskets")
+    for number in (1, 2):
+        scorer.post(
+            url + "rounds/new/", round_form(engine.RULESETS["baskets"], number=number), follow=True
+        )
+    page = scorer.get(url + "rounds/delete-last/").content.decode()
+    assert '<input type="hidden" name="round_number" value="2">' in page
+
+    first = scorer.post(url + "rounds/delete-last/", {"round_number": "2"}, follow=True)
+    second = scorer.post(url + "rounds/delete-last/", {"round_number": "2"}, follow=True)
+
+    assert messages_after(first) == ["Round 2 deleted."]
+    assert messages_after(second) == [
+        "Round 2 was already deleted, from this phone or another, so nothing else was deleted."
+    ]
+    assert list(Round.objects.values_list("number", flat=True)) == [1]
+    assert GameEvent.objects.filter(kind="round_deleted").count() == 1
 
 
 def test_the_round_service_refuses_a_round_number_already_taken(scorer, start_game):

@@ -7,16 +7,23 @@ from scorekeeper.models import Game, Round
 from tests.scorekeeper.conftest import round_form, start_form
 
 
-@pytest.mark.parametrize("posted", ["²", "9" * 5000, "-1", "1.0", ""])
-def test_an_odd_round_number_is_never_a_500(scorer, start_game, posted):
+@pytest.mark.parametrize("posted", ["²", "9" * 5000, "-1", "1.0", "", "0"])
+def test_an_odd_round_number_is_refused_never_a_500(scorer, start_game, posted):
     url = start_game("baskets")
 
     response = scorer.post(
-        url + "rounds/new/", {**round_form(engine.RULESETS["baskets"]), "round_number": posted}
+        url + "rounds/new/",
+        {**round_form(engine.RULESETS["baskets"]), "round_number": posted},
+        follow=True,
     )
 
-    assert response.status_code == 302
-    assert Round.objects.count() == 1
+    assert response.redirect_chain == [(url, 302)]
+    assert [str(m) for m in response.context["messages"]] == [
+        "Nothing was saved: the form did not say which round it was for, so it may be an old "
+        "copy of the page or a repeat. These are the rounds stored; tap Enter round to add the "
+        "next one."
+    ]
+    assert Round.objects.count() == 0
 
 
 def test_a_game_with_no_target_and_no_round_limit_ends_by_hand(scorer):

@@ -31,7 +31,9 @@ def test_the_score_card_holds_the_game_pages_numbers(scorer, start_game):
     url = start_game("four-rounds")
     rules = engine.get_ruleset("four-rounds")
     for number in (1, 2):
-        response = scorer.post(f"{url}rounds/new/", round_form(rules, melded=900 + number * 100))
+        response = scorer.post(
+            f"{url}rounds/new/", round_form(rules, melded=900 + number * 100, number=number)
+        )
         assert response.status_code == 302
     page = scorer.get(url).content.decode()
 
@@ -69,8 +71,8 @@ def test_the_score_card_holds_the_game_pages_numbers(scorer, start_game):
 def test_a_finished_games_card_names_the_winner(scorer, start_game):
     url = start_game("baskets")
     rules = engine.get_ruleset("baskets")
-    for _ in range(3):
-        assert scorer.post(f"{url}rounds/new/", round_form(rules)).status_code == 302
+    for number in (1, 2, 3):
+        assert scorer.post(f"{url}rounds/new/", round_form(rules, number=number)).status_code == 302
     response = scorer.get(f"{url}score-card.pdf")
     words = pdf_words(b"".join(response.streaming_content))
     assert "Winner: Ann with 7,050. Final totals: Ann 7,050, Bob 2,175." in words

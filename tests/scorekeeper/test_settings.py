@@ -18,7 +18,7 @@ print(json.dumps({
     "PORT": db.get("PORT"), "USER": db.get("USER"), "PASSWORD": db.get("PASSWORD"),
     "DEBUG": settings.DEBUG, "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
     "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
-    "SECRET_KEY": settings.SECRET_KEY,
+    "SECRET_KEY": settings.SECRET_KEY, "OPTIONS": db.get("OPTIONS", {}),
 }))
 """
 
@@ -29,6 +29,7 @@ CONFIG_VARS = (
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "SECURE_SSL_REDIRECT",
+    "SQLITE_BUSY_TIMEOUT",
 )
 
 
@@ -63,6 +64,15 @@ def test_without_database_url_the_database_is_an_sqlite_file_in_the_project():
     assert values["NAME"] == str(REPO / "db.sqlite3")
 
 
+def test_an_sqlite_database_takes_its_write_lock_up_front_waits_when_busy_and_uses_wal():
+    assert read_settings(DEBUG="1")["OPTIONS"] == {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
+    assert read_settings(DEBUG="1", SQLITE_BUSY_TIMEOUT="5")["OPTIONS"]["timeout"] == 5
+
+
 def test_database_url_names_a_postgresql_server():
     values = read_settings(
         DEBUG="1", DATABASE_URL="postgres://league:s3cret@db.example.org:6543/club_scores"
@@ -74,6 +84,7 @@ def test_database_url_names_a_postgresql_server():
     assert values["PORT"] == 6543
     assert values["USER"] == "league"
     assert values["PASSWORD"] == "s3cret"
+    assert values["OPTIONS"] == {}
 
 
 def test_database_url_can_name_another_sqlite_file(tmp_path):
