@@ -1,4 +1,7 @@
-"""Accounts: the sign-up form and the page shown when sign-in attempts are locked out."""
+"""Accounts: the sign-up form, the page shown when sign-in attempts are locked out and the
+client address those attempts are counted by."""
+
+import ipaddress
 
 from django import forms
 from django.conf import settings
@@ -52,3 +55,22 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
         "wait": cool_off_words(minutes),
     }
     return render(request, "registration/locked_out.html", context, status=LOCKED_OUT_STATUS)
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The address django-axes counts a sign-in attempt against (see TRUSTED_PROXY_COUNT)."""
+    remote = request.META.get("REMOTE_ADDR")
+    count = settings.TRUSTED_PROXY_COUNT
+    if count == 0:
+        return remote
+    # Each proxy appends the address it was reached from, and the nearest one is REMOTE_ADDR:
+    # the client is the count-th entry from the right. Entries left of it are whatever the
+    # client sent, so they are never read.
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    if len(forwarded) < count:
+        return remote  # not through all the proxies
+    candidate = forwarded[-count]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote

@@ -5,9 +5,15 @@ import re
 
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpResponse
+from django.test import Client, override_settings
 from django.utils.html import escape
 
-from scorekeeper.accounts import cool_off_words
+from scorekeeper import services
+from scorekeeper.accounts import client_address, cool_off_words
+from scorekeeper.middleware import private_when_signed_in
+from scorekeeper.services import SideSpec
 
 pytestmark = pytest.mark.django_db
 
@@ -268,6 +274,75 @@ def test_a_right_password_before_the_limit_starts_the_count_again(client):
         assert sign_in(client, password="wrong").status_code == 200
 
 
+# Behind reverse proxies ----------------------------------------------------------------------
+
+PROXY = "10.0.0.2"  # every request reaches the app from the proxy's address
+
+
+def behind_proxy(client_address: str) -> Client:
+    """A browser at client_address, through one proxy that appends it to X-Forwarded-For."""
+    return Client(REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=client_address)
+
+
+@override_settings(TRUSTED_PROXY_COUNT=1)
+def test_two_clients_behind_one_trusted_proxy_are_counted_apart():
+    make_user()
+    first, second = behind_proxy("198.51.100.1"), behind_proxy("198.51.100.2")
+    for _ in range(4):
+        assert sign_in(first, password="wrong").status_code == 200
+    assert sign_in(first, password="wrong").status_code == 429
+
+    assert sign_in(first).status_code == 429
+    assert sign_in(second).status_code == 302
+    assert signed_in_as(second) is not None
+
+
+@override_settings(TRUSTED_PROXY_COUNT=1)
+def test_behind_a_trusted_proxy_what_the_client_adds_to_the_header_is_not_read():
+    make_user()
+    for n in range(5):
+        # The client sends a made-up address; the proxy appends the one it saw.
+        attacker = behind_proxy(f"203.0.113.{n}, 198.51.100.9")
+        sign_in(attacker, password="wrong")
+
+    assert sign_in(behind_proxy("203.0.113.99, 198.51.100.9")).status_code == 429
+    assert sign_in(behind_proxy("198.51.100.1")).status_code == 302
+
+
+def test_without_trusted_proxies_a_forged_forwarding_header_is_ignored(settings):
+    assert settings.TRUSTED_PROXY_COUNT == 0
+    make_user()
+    for n in range(5):
+        forger = Client(REMOTE_ADDR="192.0.2.50", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+        sign_in(forger, password="wrong")
+
+    forger = Client(REMOTE_ADDR="192.0.2.50", HTTP_X_FORWARDED_FOR="203.0.113.77")
+    assert sign_in(forger).status_code == 429
+    assert sign_in(Client(REMOTE_ADDR="192.0.2.51")).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("count", "forwarded", "address"),
+    [
+        (0, "198.51.100.1", "10.0.0.2"),
+        (1, "198.51.100.1", "198.51.100.1"),
+        (1, "203.0.113.5, 198.51.100.1", "198.51.100.1"),
+        (2, "203.0.113.5, 198.51.100.1, 10.0.0.1", "198.51.100.1"),
+        (2, "198.51.100.1", "10.0.0.2"),  # came round the outer proxy
+        (1, "", "10.0.0.2"),
+        (1, "not-an-address", "10.0.0.2"),
+        (1, "2001:DB8::1", "2001:db8::1"),
+    ],
+)
+def test_the_client_address_counts_the_trusted_proxies_from_the_right(
+    rf, settings, count, forwarded, address
+):
+    settings.TRUSTED_PROXY_COUNT = count
+    request = rf.get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
+
+    assert client_address(request) == address
+
+
 @pytest.mark.parametrize(
     ("minutes", "words"),
     [(1, "1 minute"), (15, "15 minutes"), (60, "1 hour"), (90, "1 hour and 30 minutes")],
@@ -317,3 +392,69 @@ def test_pages_have_no_inline_script_or_style_the_policy_would_block(client):
     assert "<style" not in page
     assert " style=" not in page
     assert '<meta name="htmx-config" content=\'{"includeIndicatorStyles": false}\'>' in page
+
+
+# Caching and refusals ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/games/", "/accounts/password_change/", "/leagues/"])
+def test_a_signed_in_page_is_never_stored_by_a_cache(client, path):
+    client.force_login(make_user())
+
+    response = client.get(path)
+
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "private, no-store"
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_a_page_that_sets_its_own_caching_is_made_private_when_signed_in(rf, signed_in):
+    def view(request):
+        response = HttpResponse("Standings")
+        response["Cache-Control"] = "public, max-age=60"
+        return response
+
+    request = rf.get("/")
+    request.user = make_user() if signed_in else AnonymousUser()
+
+    response = private_when_signed_in(view)(request)
+
+    expected = "max-age=60, private" if signed_in else "public, max-age=60"
+    assert response["Cache-Control"] == expected
+
+
+@pytest.mark.parametrize("path", ["/", "/leagues/", "/games/new/"])
+def test_a_signed_out_page_is_left_as_it_was(client, path):
+    response = client.get(path)
+
+    assert response.status_code == 200
+    assert not response.has_header("Cache-Control")
+
+
+def test_a_refusal_is_logged_in_one_line_without_a_traceback(client, caplog):
+    game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    user = make_user()
+    client.force_login(user)
+    url = f"/g/{game.public_id}/rounds/new/"
+
+    with caplog.at_level("INFO", logger="django.request"):
+        response = client.get(url)
+
+    assert response.status_code == 403
+    assert "Only the phones scoring this game can enter rounds." in response.content.decode()
+    assert [(r.name, r.levelname, r.getMessage(), r.exc_info) for r in caplog.records] == [
+        ("django.request", "WARNING", f"Forbidden (403): {url} user={user.pk}", None)
+    ]
+
+
+def test_a_signed_out_refusal_names_no_account(client, caplog):
+    game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    url = f"/g/{game.public_id}/rounds/new/"
+
+    with caplog.at_level("INFO", logger="django.request"):
+        response = client.get(url)
+
+    assert response.status_code == 403
+    assert [(r.getMessage(), r.exc_info) for r in caplog.records] == [
+        (f"Forbidden (403): {url} user=anonymous", None)
+    ]
