@@ -41,55 +41,153 @@ def sign_in(client, username="ann", password=PASSWORD, **extra):
 
 
 def signup_form(**changes) -> dict:
-    return {
-        "username": "ann",
-        "email": "ann@example.org",
-        "password1": PASSWORD,
-        "password2": PASSWORD,
-        **changes,
-    }
+    return {"username": "ann", "email": "ann@example.org", **changes}
 
 
-def test_sign_up_asks_for_an_email_address(client):
+def signup_link(mail) -> str:
+    return re.search(r"http://testserver(/accounts/signup/\S+/)", mail.body).group(1)
+
+
+SENT = (
+    "A message is on its way to ann@example.org. Follow its link to choose your password and "
+    "finish signing up; it works for one day."
+)
+
+
+def test_sign_up_asks_for_a_username_and_an_email_address_not_yet_a_password(client):
     page = client.get("/accounts/signup/").content.decode()
+    assert 'name="username"' in page
     assert 'name="email"' in page
-    assert "Used only to reset a forgotten password." in page
+    assert re.findall(r'<input type="(?!hidden)[^"]+" name="([^"]+)"', page) == [
+        "username",
+        "email",
+    ]
 
 
-def test_sign_up_creates_the_account_with_its_address_and_signs_in(client):
-    assert not get_user_model().objects.exists()
-
+def test_sign_up_mails_a_link_that_chooses_the_password_and_signs_in(client, mailoutbox):
     response = client.post("/accounts/signup/", signup_form())
 
     assert response.status_code == 302
-    assert response["Location"] == "/"
+    assert response["Location"] == "/accounts/signup/sent/"
+    assert SENT in client.get("/accounts/signup/sent/").content.decode()
+    assert not get_user_model().objects.exists()
+    (mail,) = mailoutbox
+    assert mail.to == ["ann@example.org"]
+    assert mail.subject == "Finish signing up to the Hand and Foot scorekeeper"
+    assert mail.body.startswith(
+        "Hello ann,\n\nSomeone (we hope you) asked to sign up on testserver with this address."
+    )
+
+    link = signup_link(mail)
+    assert "Choose a password for ann" in client.get(link).content.decode()
+    done = client.post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
+
+    assert done.status_code == 302
+    assert done["Location"] == "/"
     user = get_user_model().objects.get()
     assert (user.username, user.email) == ("ann", "ann@example.org")
+    assert user.check_password(PASSWORD)
     assert signed_in_as(client) == user.pk
+    assert "Welcome, ann: your account is ready." in client.get("/").content.decode()
 
 
-def test_sign_up_without_an_email_address_is_refused(client):
+def test_sign_up_does_not_say_whether_an_account_has_the_address(mailoutbox):
+    def sign_up() -> tuple:
+        client = Client()
+        response = client.post("/accounts/signup/", signup_form(email="Ann@example.org"))
+        page = client.get(response["Location"]).content.decode()
+        # The CSRF token is masked afresh for every page.
+        page = re.sub(r'"X-CSRFToken": "\w+"', "", page)
+        return response.status_code, response["Location"], response.content, page
+
+    new = sign_up()
+    make_user(username="annie", email="ann@example.org")
+    taken = sign_up()
+
+    assert taken == new
+    assert SENT.replace("ann@example.org", "Ann@example.org") in taken[3]
+    first, second = mailoutbox
+    assert first.to == second.to == ["Ann@example.org"]
+    assert first.subject == second.subject
+    assert second.body == (
+        "Hello annie,\n\n"
+        "Someone (perhaps you) asked to sign up on testserver with this address, which your "
+        "account,\nannie, has already. No other account is made. To sign in:\n\n"
+        "http://testserver/accounts/login/\n\n"
+        "Forgot your password? Choose a new one here:\n\n"
+        "http://testserver/accounts/password_reset/\n\n"
+        "If you did not ask for it, ignore this e-mail: nothing has changed.\n"
+    )
+    assert list(get_user_model().objects.values_list("username", flat=True)) == ["annie"]
+
+
+def test_sign_up_without_an_email_address_is_refused(client, mailoutbox):
     response = client.post("/accounts/signup/", signup_form(email=""))
 
     assert response.status_code == 200
     assert "This field is required." in response.content.decode()
+    assert mailoutbox == []
+
+
+def test_sign_up_with_a_username_taken_says_so(client, mailoutbox):
+    make_user(username="ann", email="someone@example.org")
+
+    response = client.post("/accounts/signup/", signup_form(email="new@example.org"))
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.content.decode()
+    assert mailoutbox == []
+
+
+def test_a_sign_up_link_works_once(client, mailoutbox):
+    client.post("/accounts/signup/", signup_form())
+    link = signup_link(mailoutbox[0])
+    client.post(link, {"new_password1": PASSWORD, "new_password2": PASSWORD})
+    client.post("/accounts/logout/")
+
+    again = client.post(
+        link, {"new_password1": "another-long-password", "new_password2": "another-long-password"}
+    )
+
+    assert "This link has been used already." in again.content.decode()
+    assert get_user_model().objects.get().check_password(PASSWORD)
+    assert signed_in_as(client) is None
+
+
+def test_a_forged_sign_up_link_creates_nothing(client):
+    response = client.get("/accounts/signup/not-a-real-token/")
+
+    assert "This link no longer works" in response.content.decode()
     assert not get_user_model().objects.exists()
 
 
-def test_sign_up_with_an_address_already_used_is_refused_whatever_its_case(client):
-    make_user(username="annie", email="ann@example.org")
+def test_a_sign_up_link_for_an_address_taken_since_is_refused(client, mailoutbox):
+    client.post("/accounts/signup/", signup_form())
+    make_user(username="annie", email="ANN@example.org")
 
-    response = client.post("/accounts/signup/", signup_form(email="Ann@Example.org"))
+    response = client.post(
+        signup_link(mailoutbox[0]), {"new_password1": PASSWORD, "new_password2": PASSWORD}
+    )
 
     assert response.status_code == 200
     assert (
         escape(
-            "An account with this e-mail address already exists. Sign in, or reset its password."
+            "An account with this e-mail address exists already. Sign in, or reset its password."
         )
         in response.content.decode()
     )
     assert list(get_user_model().objects.values_list("username", flat=True)) == ["annie"]
-    assert signed_in_as(client) is None
+
+
+def test_a_sign_up_password_is_checked_like_any_other(client, mailoutbox):
+    client.post("/accounts/signup/", signup_form())
+
+    response = client.post(
+        signup_link(mailoutbox[0]), {"new_password1": "ann", "new_password2": "ann"}
+    )
+
+    assert "This password is too short." in response.content.decode()
+    assert not get_user_model().objects.exists()
 
 
 # Sign in and out -----------------------------------------------------------------------------
