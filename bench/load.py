@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/load.py [--phones 50] [--seconds 60] [--workers 2*cores+1]
                                       [--presets baskets,four-rounds,...] [--seed 1]
-                                      [--db-name scorekeeper_bench_load] [--keep]
+                                      [--db-name scorekeeper_bench_load] [--keep] [--smoke]
 
 What it does:
 1. Creates a dedicated PostgreSQL database, `scorekeeper_bench_load` (--db-name), dropped and
@@ -33,7 +33,11 @@ of request), errors (answers other than 2xx/3xx, and exceptions such as timeouts
 (a 200 with errors where a save was expected: a bug in the phone's round, or in the app), games
 started and rounds saved, and rounds lost or doubled. The client is Python threads on the same
 machine as the server and the database: with many phones on few cores the client's own work is
-part of the latency measured. The database is dropped at the end unless --keep.
+part of the latency measured. Beside them one more client asks a hello-world view (no database,
+the app's whole middleware) over and over, and each kind of request's p50 is printed as a
+multiple of that hello-world p50 under the same load. The database is dropped at the end unless
+--keep. The exit status is 1 when a request failed, a round was refused, lost or doubled, or
+gunicorn logged an error. --smoke: 5 phones for 3 seconds on 2 workers (CI's size).
 """
 
 import argparse
@@ -66,6 +70,7 @@ from standings import postgres_database  # noqa: E402  (the bench scripts share 
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 PRESETS = ("baskets", "four-rounds", "sevens", "ten-thousand", "cutthroat", "contract")
 TIMEOUT = 30
+KINDS = ("GET start form", "POST start form", "GET game page", "GET round form", "POST round")
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ROUND_NUMBER = re.compile(r'name="round_number" value="([0-9]+)"')
 
@@ -79,7 +84,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db-name", default="scorekeeper_bench_load")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--smoke", action="store_true", help="5 phones, 3 s, 2 workers: for CI")
     args = parser.parse_args()
+    if args.smoke:
+        args.phones, args.seconds, args.workers = 5, 3, 2
     if args.phones < 1 or args.seconds <= 0 or args.workers < 1:
         parser.error("Needs at least 1 phone, 1 worker and a positive time.")
     args.presets = [p.strip() for p in args.presets.split(",") if p.strip()]
@@ -107,10 +115,16 @@ def free_port() -> int:
 
 def server_env(database_url: str, settings_dir: Path) -> dict[str, str]:
     """The environment of a deployment on plain HTTP, with its own settings module that only
-    moves STATIC_ROOT to a temporary directory."""
+    moves STATIC_ROOT to a temporary directory and adds the hello-world view's URL."""
     (settings_dir / "load_settings.py").write_text(
         "from scorekeeper.settings import *  # noqa: F403\n"
         f"STATIC_ROOT = {str(settings_dir / 'static')!r}\n"
+        'ROOT_URLCONF = "load_urls"\n'
+    )
+    (settings_dir / "load_urls.py").write_text(
+        "from bench.baseline import urlpatterns as hello\n"
+        "from scorekeeper.urls import urlpatterns as app\n"
+        "urlpatterns = hello + app\n"
     )
     env = dict(os.environ)
     env.update(
@@ -238,6 +252,11 @@ class Phone:
         while time.monotonic() < self.deadline:
             self.play_a_game()
 
+    def say_hello(self) -> None:
+        """The yardstick: a hello-world view asked again and again under the same load."""
+        while time.monotonic() < self.deadline:
+            self.request("GET hello world", "/bench/hello/")
+
     def play_a_game(self) -> None:
         from scorekeeper import engine
 
@@ -345,10 +364,13 @@ def stored_rounds(ids: list[str]) -> dict[str, int]:
     return {row.public_id: row.n for row in rows}
 
 
-def report(args, phones: list[Phone], elapsed: float, workers: int, where: str) -> None:
+def report(
+    args, phones: list[Phone], greeter: Phone, elapsed: float, workers: int, where: str
+) -> bool:
+    """Print the figures; True when nothing failed, was refused, lost or doubled."""
     samples = [s for phone in phones for s in phone.samples]
     ms = [s.seconds * 1000 for s in samples]
-    errors = [s for s in samples if s.status == 0 or s.status >= 400]
+    errors = [s for s in samples + greeter.samples if s.status == 0 or s.status >= 400]
     told = {gid: n for phone in phones for gid, n in phone.saved.items()}
     uncertain = {gid for phone in phones for gid in phone.uncertain}
     stored = stored_rounds(list(told))
@@ -374,21 +396,22 @@ def report(args, phones: list[Phone], elapsed: float, workers: int, where: str) 
         f"p99 {percentile(ms, 0.99):.0f}   max {max(ms, default=float('nan')):.0f}"
     )
     by_kind: dict[str, list[float]] = defaultdict(list)
-    for s in samples:
+    for s in samples + greeter.samples:
         by_kind[s.kind].append(s.seconds * 1000)
-    for kind in ("GET start form", "POST start form", "GET game page", "GET round form"):
+    for kind in KINDS:
         if kind in by_kind:
             values = by_kind[kind]
             print(
                 f"  {kind:<16}{len(values):>7}  p50 {percentile(values, 0.5):>5.0f}   "
                 f"p95 {percentile(values, 0.95):>5.0f}   p99 {percentile(values, 0.99):>5.0f}"
             )
-    if "POST round" in by_kind:
-        values = by_kind["POST round"]
-        print(
-            f"  {'POST round':<16}{len(values):>7}  p50 {percentile(values, 0.5):>5.0f}   "
-            f"p95 {percentile(values, 0.95):>5.0f}   p99 {percentile(values, 0.99):>5.0f}"
-        )
+    hello = by_kind.get("GET hello world", [])
+    if hello:
+        base = percentile(hello, 0.5)
+        print(f"Hello world       {len(hello):>8}  p50 {base:.1f} ms under the same load; p50 is")
+        for kind in KINDS:
+            if kind in by_kind:
+                print(f"  {kind:<16}{percentile(by_kind[kind], 0.5) / base:>7.1f} x hello world")
     print(f"Errors            {len(errors):>8}  (answers 4xx/5xx and exceptions)")
     print(f"Rounds refused    {len(refused):>8}  (a 200 with errors where a save was expected)")
     print(f"Games started     {len(told):>8}")
@@ -398,9 +421,10 @@ def report(args, phones: list[Phone], elapsed: float, workers: int, where: str) 
     print(f"Rounds doubled    {doubled:>8}")
     if uncertain:
         print(f"Games left out    {len(uncertain):>8}  (a round post raised: saved or not unknown)")
-    shown = [line for phone in phones for line in phone.errors][:5] + refused[:5]
+    shown = [line for phone in [*phones, greeter] for line in phone.errors][:5] + refused[:5]
     for line in shown:
         print("  ", line)
+    return bool(told) and not errors and not refused and lost == 0 and doubled == 0
 
 
 def main() -> None:
@@ -429,7 +453,9 @@ def main() -> None:
             )
             for n in range(args.phones)
         ]
+        greeter = Phone(f"http://127.0.0.1:{port}", args.presets, random.Random(0), deadline)
         threads = [threading.Thread(target=phone.run, daemon=True) for phone in phones]
+        threads.append(threading.Thread(target=greeter.say_hello, daemon=True))
         print(f"{args.phones} phones scoring for {args.seconds:g} s ...", flush=True)
         for thread in threads:
             thread.start()
@@ -440,8 +466,9 @@ def main() -> None:
         stop(server)
     log = (scratch / "gunicorn.log").read_text(errors="replace")
     print()
-    report(args, phones, elapsed, args.workers, where)
+    healthy = report(args, phones, greeter, elapsed, args.workers, where)
     if "Traceback" in log or "Internal Server Error" in log:
+        healthy = False
         print("\ngunicorn's log has errors; the last of it:\n" + log[-3000:])
     from django.db import connections
 
@@ -449,6 +476,8 @@ def main() -> None:
     if not args.keep:
         drop(server_url(), args.db_name)
     shutil.rmtree(scratch, ignore_errors=True)
+    if not healthy:
+        sys.exit("FAIL: requests failed, rounds were refused, lost or doubled, or none was saved.")
 
 
 def drop(url: str, db_name: str) -> None:

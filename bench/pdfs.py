@@ -1,6 +1,7 @@
 """Time to build a filled score card and a 20-table club-night pack.
 
 Usage: .venv/bin/python bench/pdfs.py [--tables 20] [--requests 20] [--seed 1] [--db-name ...]
+                                      [--smoke]
 
 Where it runs: as bench/standings.py, on a new SQLite file in a temporary directory, or, when
 DATABASE_URL names a PostgreSQL server, on a dedicated database of that server
@@ -14,7 +15,9 @@ four-round game of two teams and a Hand and Foot to 10,000 game of three players
 
 Reported, for each PDF: the median and 95th-percentile time of the whole request (Django's test
 Client, the organiser signed in for the pack, so that its QR codes hold the scorer links), the
-builder alone on data gathered once, the queries a request makes, and the file's size and pages.
+builder alone on data gathered once, the queries a request makes, and the file's size and pages;
+the request's median as a multiple of a hello-world request. --smoke: 2 tables and 3 requests
+a PDF (CI's size).
 """
 
 import argparse
@@ -29,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from bench.standings import bench_database, django_setup  # noqa: E402
 
 NAMES = [
@@ -71,7 +75,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--requests", type=int, default=20, help="timed requests per PDF")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db-name", default="scorekeeper_bench_pdfs", help="PostgreSQL only")
+    parser.add_argument("--smoke", action="store_true", help="2 tables, 3 requests: for CI")
     args = parser.parse_args()
+    if args.smoke:
+        args.tables, args.requests = 2, 3
     if args.tables < 1 or args.requests < 1:
         parser.error("Needs at least 1 table and 1 request.")
     return args
@@ -130,7 +137,13 @@ def seed(args: argparse.Namespace) -> dict:
             )
         game.refresh_from_db()
         played[preset] = game
-    return {"night": night, "tables": len(started), "games": played, "league": league}
+    return {
+        "night": night,
+        "tables": len(started),
+        "games": played,
+        "league": league,
+        "organiser": organiser,
+    }
 
 
 def timed(client, url: str, requests: int) -> tuple[list[float], bytes, int]:
@@ -160,7 +173,9 @@ def builder_times(build, requests: int) -> list[float]:
     return times
 
 
-def report(label: str, times: list[float], build: list[float], data: bytes, queries: int) -> None:
+def report(
+    label: str, times: list[float], build: list[float], data: bytes, queries: int, hello: float
+) -> None:
     from pypdf import PdfReader
 
     pages = len(PdfReader(io.BytesIO(data)).pages)
@@ -171,6 +186,7 @@ def report(label: str, times: list[float], build: list[float], data: bytes, quer
         f"p95 {p95 * 1000:.0f} ms, {queries} queries; builder alone median "
         f"{statistics.median(build) * 1000:.0f} ms; {len(data) / 1024:.0f} KiB, {pages} pages"
     )
+    print(f"  request median {ratio(statistics.median(times) * 1000, hello)}")
 
 
 def main() -> None:
@@ -193,14 +209,16 @@ def main() -> None:
     seeded = seed(args)
     print(f"Seeded in {time.perf_counter() - start:.1f} s: {seeded['tables']} tables started.")
 
+    hello = hello_world_ms()
     client = Client(HTTP_HOST="127.0.0.1:8000")
-    client.login(username="bench-organiser", password="bench-pass")
+    # force_login: django-axes refuses Client.login, which authenticates without a request.
+    client.force_login(seeded["organiser"], backend="django.contrib.auth.backends.ModelBackend")
     for preset, game in seeded["games"].items():
         rounds = game.rounds.count()
         times, data, queries = timed(client, f"/g/{game.public_id}/score-card.pdf", args.requests)
         card = documents.game_score_card(game_get(game.public_id))
         build = builder_times(lambda card=card: build_score_card(card, paper="a4"), args.requests)
-        report(f"Score card, {preset}, {rounds} rounds", times, build, data, queries)
+        report(f"Score card, {preset}, {rounds} rounds", times, build, data, queries, hello)
 
     night = seeded["night"]
     pack_url = f"/leagues/bench/nights/{night.pk}/pack.pdf"
@@ -213,7 +231,7 @@ def main() -> None:
         absolute_url=lambda path: f"http://127.0.0.1:8000{path}",
     )
     build = builder_times(lambda: build_night_pack(pack, paper="a4"), args.requests)
-    report(f"Club-night pack, {seeded['tables']} tables", times, build, data, queries)
+    report(f"Club-night pack, {seeded['tables']} tables", times, build, data, queries, hello)
 
 
 if __name__ == "__main__":

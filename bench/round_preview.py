@@ -1,10 +1,12 @@
 """Server time of the live round preview (the htmx POST made as a person types).
 
-Usage: .venv/bin/python bench/round_preview.py [requests]
+Usage: .venv/bin/python bench/round_preview.py [requests] [--smoke]
 Runs against a throwaway SQLite database unless DATABASE_URL names another one; prints the
-median and 95th-percentile time per preview, measured around Django's whole request handling.
+median and 95th-percentile time per preview, measured around Django's whole request handling,
+and the median as a multiple of a hello-world request. --smoke: 20 requests (CI's size).
 """
 
+import argparse
 import os
 import statistics
 import sys
@@ -25,6 +27,7 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from scorekeeper import services  # noqa: E402
 from scorekeeper.services import SideSpec  # noqa: E402
 
@@ -66,7 +69,20 @@ def main(requests: int) -> None:
     p95 = times[int(len(times) * 0.95) - 1]
     print(f"round preview, {requests} requests:")
     print(f"  median {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms")
+    print(f"  median {ratio(statistics.median(times), hello_world_ms())}")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("requests", type=int, nargs="?", default=200)
+    parser.add_argument("--smoke", action="store_true", help="20 requests, for CI")
+    args = parser.parse_args()
+    if args.smoke:
+        args.requests = 20
+    if args.requests < 1:
+        parser.error("Needs at least 1 request.")
+    return args
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    main(parse_args().requests)

@@ -2,6 +2,7 @@
 
 Usage: .venv/bin/python bench/standings.py [--players 200] [--games 20000] [--nights 100]
                                            [--requests 30] [--pool 600] [--seed 1] [--keep]
+                                           [--smoke]
 
 Where it runs:
 - by default on a new SQLite file in a temporary directory (never the project's db.sqlite3;
@@ -22,7 +23,8 @@ milliseconds a round, hours for 20,000 games; so the rows the standings read are
   hand points, canastas, rating before and after);
 - the members' `Membership` ratings, from openskill run over the games in ledger order with
   `leagues.ratings.rate`, as the services do.
-Each night seats every player `games / nights / (players / 4)` times at random tables.
+Players are seated in rotations: a random order of everyone, four by four, table after table and
+night after night, so that every player has played before anyone plays again.
 A game's scores are engine-made: a pool of `--pool` games per rule set is played with
 `scorekeeper.demo_rounds.random_game` and scored with `engine.game_status`, and each seeded game
 takes one at random, with the per-side figures the services would write
@@ -31,9 +33,11 @@ rounds and round scores, attendances and seats, and the audit events.
 
 Reported: the seeding time, then for each page (a season's standings, the all-time standings,
 and `leagues.selectors.standings` alone) the median and 95th-percentile time over --requests
-requests, measured around Django's whole request handling with the test Client, and the number
-of queries one request makes. When a standings URL does not resolve (the pages not built yet),
-the selector plus the standings table template is timed instead, and the report says so.
+requests, measured around Django's whole request handling with the test Client, the number of
+queries one request makes, and the median as a multiple of a hello-world request; each page is
+checked to list every player with a game in its scope. When a standings URL does not resolve
+(the pages not built yet), the selector plus the standings table template is timed instead, and
+the report says so. --smoke: 20 players, 200 games on 10 nights, 3 requests (CI's size).
 DEBUG is on, as in bench/round_preview.py (the settings need it without a SECRET_KEY).
 """
 
@@ -53,6 +57,8 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.baseline import hello_world_ms, ratio  # noqa: E402
+
 BATCH = 1000
 SEASON_PRESETS = ("ten-thousand", "four-rounds")
 
@@ -69,7 +75,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--keep", action="store_true", help="keep the SQLite file (deleted by default)"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="20 players, 200 games, 3 requests: for CI"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.players, args.games, args.nights, args.requests, args.pool = 20, 200, 10, 3, 20
     if args.players < 4 or args.games < 1 or args.nights < 2 or args.requests < 1:
         parser.error("Needs at least 4 players, 1 game, 2 nights and 1 request.")
     return args
@@ -265,9 +276,12 @@ def seed(args: argparse.Namespace) -> dict:
             written["participations"] += len(rows)
             pending.clear()
 
+        # One rotation through everyone before anyone plays again, carried from night to night:
+        # with few games a night, a fresh draw each night would leave some players out of a
+        # season altogether.
+        order: list = []
         for night, games_tonight in zip(nights, per_night, strict=True):
             preset = night.season.rules["base"]
-            order: list = []
             for table in range(1, games_tonight + 1):
                 if not order:
                     order = rng.sample(players, len(players))[: tables_per_sitting * 4]
@@ -359,6 +373,16 @@ def seed(args: argparse.Namespace) -> dict:
     }
 
 
+def players_who_played(league, season) -> int:
+    """How many players a standings page lists: those with a counted game in its scope."""
+    from leagues.models import Participation
+
+    played = Participation.objects.filter(league=league, counted=True)
+    if season is not None:
+        played = played.filter(season=season)
+    return played.values("player").distinct().count()
+
+
 def analyse() -> None:
     """Fresh planner statistics, as a live database would have after autovacuum."""
     from django.db import connection
@@ -427,7 +451,7 @@ def targets(league, season) -> list[tuple[str, object]]:
     return found
 
 
-def measure(label: str, run, requests: int, players: int) -> None:
+def measure(label: str, run, requests: int, players: int, hello: float) -> None:
     from django.db import connection
 
     # Counted with a wrapper: the request cycle resets connection.queries at each request.
@@ -445,7 +469,7 @@ def measure(label: str, run, requests: int, players: int) -> None:
         body = run()
     if isinstance(body, bytes):
         shown = body.count(b"/players/")
-        assert shown >= players, f"{label}: {shown} player links for {players} players"
+        assert shown >= players, f"{label}: {shown} player links for {players} players who played"
     times = []
     for _ in range(requests):
         start = time.perf_counter()
@@ -458,6 +482,7 @@ def measure(label: str, run, requests: int, players: int) -> None:
         f"  median {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, max {times[-1]:.1f} ms"
         f" over {requests}; {len(queries)} queries a request"
     )
+    print(f"  median {ratio(statistics.median(times), hello)}")
     slowest = sorted(queries, reverse=True)[:2]
     print(
         "  slowest queries: "
@@ -484,8 +509,9 @@ def main() -> None:
         f"{2 * args.pool} engine games of the pool)"
     )
     league, season = seeded["league"], seeded["seasons"][-1]
-    for label, run in targets(league, season):
-        measure(label, run, args.requests, args.players)
+    hello = hello_world_ms()
+    for (label, run), scope in zip(targets(league, season), (season, None, season), strict=True):
+        measure(label, run, args.requests, players_who_played(league, scope), hello)
     from leagues.services import ratings_replay
 
     start = time.perf_counter()

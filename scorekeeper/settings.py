@@ -96,6 +96,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scorekeeper.middleware.private_when_signed_in",
+    "scorekeeper.middleware.ForbiddenInOneLine",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -212,6 +214,13 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "scorekeeper.accounts.locked_out"
+# Behind reverse proxies every request comes from the nearest proxy's address, so the client's
+# is read from X-Forwarded-For, counting this many proxies from the right. Left at 0 without
+# proxies: the header is then ignored, since anyone can send one.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+if TRUSTED_PROXY_COUNT < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT must be 0 or more; got {TRUSTED_PROXY_COUNT}.")
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.accounts.client_address"
 
 # Password-reset mail: printed on the console in development, sent over SMTP otherwise.
 EMAIL_BACKEND = os.environ.get(

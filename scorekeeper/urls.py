@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from scorekeeper import views
+from scorekeeper import account_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,7 +27,9 @@ urlpatterns = [
     ),
     path("g/<str:public_id>/join/<str:token>/", views.game_join, name="game_join"),
     path("leagues/", include("leagues.urls")),
-    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/", account_views.signup, name="signup"),
+    path("accounts/signup/sent/", account_views.signup_sent, name="signup_sent"),
+    path("accounts/signup/<str:token>/", account_views.signup_finish, name="signup_finish"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -1,7 +1,6 @@
 import logging
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError, OperationalError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
@@ -13,7 +12,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper import busy, documents, engine, game_entry, round_entry, services
 from scorekeeper.access import can_score, grant_scoring
-from scorekeeper.accounts import SignupForm
 from scorekeeper.charts import running_totals_chart
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
@@ -487,17 +485,6 @@ def round_restore(request: HttpRequest, public_id: str, event_id: int) -> HttpRe
         return redirect("game_history", public_id=game.public_id)
     messages.success(request, f"Round {restored.number} restored.")
     return redirect("game_detail", public_id=game.public_id)
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # Named because django-axes adds a second backend, which only watches sign-ins.
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
 
 
 @never_cache

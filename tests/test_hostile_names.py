@@ -17,6 +17,7 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 
 from leagues.models import League, LeagueGame
 from scorekeeper import engine, services
+from scorekeeper.accounts import signup_token
 from scorekeeper.models import Game, GameEvent
 from scorekeeper.services import SideSpec
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
@@ -224,6 +225,7 @@ GET_ONLY = {
     "game_history",
     "game_join",
     "healthz",
+    "signup_sent",
     "leagues:list",
     "leagues:detail",
     "leagues:score_sheet",
@@ -310,14 +312,7 @@ def csrf_world(organiser):
         "game_reopen": (f"/g/{e}/reopen/", {}),
         "game_rematch": (f"/g/{g}/rematch/", {}),
         "game_claim": (f"/g/{g}/claim/", {}),
-        "signup": (
-            "/accounts/signup/",
-            {
-                "username": "newbie",
-                "password1": "a-long-pass-1234",
-                "password2": "a-long-pass-1234",
-            },
-        ),
+        "signup": ("/accounts/signup/", {"username": "newbie", "email": "newbie@example.org"}),
         "leagues:league_new": (
             "/leagues/new/",
             {
@@ -366,6 +361,11 @@ def csrf_world(organiser):
     }
     with contextlib.suppress(NoReverseMatch):  # restoring a round is newer than this test
         posts["round_restore"] = (reverse("round_restore", args=[g, deleted.pk]), {})
+    # Last: finishing a sign-up signs the new account in, which renews the CSRF token.
+    posts["signup_finish"] = (
+        "/accounts/signup/" + signup_token(username="newbie", email="newbie@example.org") + "/",
+        {"new_password1": "a-long-pass-1234", "new_password2": "a-long-pass-1234"},
+    )
     return posts
 
 

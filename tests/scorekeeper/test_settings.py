@@ -19,6 +19,7 @@ print(json.dumps({
     "DEBUG": settings.DEBUG, "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
     "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
     "SECRET_KEY": settings.SECRET_KEY, "OPTIONS": db.get("OPTIONS", {}),
+    "TRUSTED_PROXY_COUNT": settings.TRUSTED_PROXY_COUNT,
 }))
 """
 
@@ -30,6 +31,7 @@ CONFIG_VARS = (
     "CSRF_TRUSTED_ORIGINS",
     "SECURE_SSL_REDIRECT",
     "SQLITE_BUSY_TIMEOUT",
+    "TRUSTED_PROXY_COUNT",
 )
 
 
@@ -135,6 +137,21 @@ def test_allowed_hosts_and_trusted_origins_come_from_comma_separated_lists():
 
 def test_allowed_hosts_default_to_this_machine():
     assert read_settings(DEBUG="1")["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
+
+
+def test_forwarded_addresses_are_trusted_only_behind_as_many_proxies_as_configured():
+    assert read_settings(DEBUG="1")["TRUSTED_PROXY_COUNT"] == 0
+    assert read_settings(DEBUG="1", TRUSTED_PROXY_COUNT="2")["TRUSTED_PROXY_COUNT"] == 2
+
+
+def test_a_negative_or_unclear_proxy_count_is_refused():
+    result = run_python(PRINT_SETTINGS, DEBUG="1", TRUSTED_PROXY_COUNT="-1")
+    assert result.returncode == 1
+    assert "TRUSTED_PROXY_COUNT must be 0 or more; got -1." in result.stderr
+
+    result = run_python(PRINT_SETTINGS, DEBUG="1", TRUSTED_PROXY_COUNT="one")
+    assert result.returncode == 1
+    assert "TRUSTED_PROXY_COUNT must be a whole number; got 'one'." in result.stderr
 
 
 def test_deploy_check_is_clean_with_debug_off_and_a_real_secret():
