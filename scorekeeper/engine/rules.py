@@ -30,6 +30,8 @@ WORD_KEYS = ("side", "sides", "canasta", "canastas", "hand", "foot", *KINDS)
 
 POINTS_MAX = 1_000_000
 DECKS_MAX = 100
+# The deepest a house rule's value may nest lists and objects; opening_meld needs 2.
+NESTING_MAX = 2
 
 # Fields that describe a ruleset to a player; the rest are parameters a house rule may change.
 DISPLAY_FIELDS = ("id", "name", "description", "source", "words")
@@ -88,6 +90,15 @@ class RuleSet:
                     join_path(prefix, key),
                     f"{shown(key)} is not a rule you can change; "
                     f"the rules are {listing(PARAMETERS)}.",
+                )
+                continue
+            if _nested_deeper_than(value, NESTING_MAX):
+                # The checks below (and any message quoting the value) walk it recursively;
+                # a value a thousand levels deep must be refused before they do.
+                errors.add(
+                    join_path(prefix, key),
+                    f"The house rule {key} is nested too deeply; its value is a number, true or "
+                    f"false, text, or lists and objects at most {NESTING_MAX} levels deep.",
                 )
                 continue
             if key in MAPPING_PARAMETERS and isinstance(value, Mapping):
@@ -184,6 +195,23 @@ class RuleSet:
 
 
 PARAMETERS = tuple(f.name for f in fields(RuleSet) if f.name not in DISPLAY_FIELDS)
+
+
+def _nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than `limit` levels deep, found without recursion."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth == limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _to_json(value: Any) -> Any:

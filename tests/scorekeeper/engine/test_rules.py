@@ -707,3 +707,34 @@ def test_an_opening_meld_that_is_not_json_is_named_by_its_type():
 
 def test_a_frozen_mapping_shows_what_it_holds():
     assert repr(RULESETS["baskets"].going_out_minimum) == "FrozenMap({'natural': 1})"
+
+
+def nested(depth, kind):
+    """A value `depth` lists (or objects) deep, built without recursion."""
+    value = 60
+    for _ in range(depth):
+        value = [value] if kind == "list" else {"natural": value}
+    return value
+
+
+@pytest.mark.parametrize("kind", ["list", "object"])
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+@pytest.mark.parametrize("rule", ["opening_meld", "canasta_bonus", "going_out_bonus"])
+def test_a_house_rule_nested_at_any_depth_is_refused_with_its_path(rule, depth, kind):
+    with pytest.raises(RoundError) as caught:
+        resolve_rules({"base": "four-rounds", "overrides": {rule: nested(depth, kind)}})
+    assert [(e.path, e.message) for e in caught.value.errors] == [
+        (
+            f"rules.overrides.{rule}",
+            f"The house rule {rule} is nested too deeply; its value is a number, true or false, "
+            "text, or lists and objects at most 2 levels deep.",
+        )
+    ]
+
+
+def test_a_house_rule_two_levels_deep_is_still_checked_for_its_shape():
+    house = RULESETS["ten-thousand"].with_overrides({"opening_meld": [[None, 60], [10, 90]]})
+    assert house.opening_meld == ((None, 60), (10, 90))
+    with pytest.raises(RoundError) as caught:
+        RULESETS["ten-thousand"].with_overrides({"opening_meld": [[None, 60], [[10], 90]]})
+    assert [e.path for e in caught.value.errors] == ["rules.overrides.opening_meld"]
