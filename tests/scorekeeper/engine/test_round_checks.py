@@ -913,3 +913,19 @@ def test_a_python_value_that_is_not_json_is_named_by_its_type():
             "Bob's melded points must be a whole number of 0 or more, not a set.",
         ),
     ]
+
+
+def test_a_round_of_30000_sides_is_scored():
+    sides = [{"name": f"Player {n}"} for n in range(30_000)]
+    sides[-1] = {
+        "name": "Last",
+        "went_out": True,
+        "canastas": {"natural": 3, "mixed": 1, "wild": 1},
+    }
+    sides[-1]["melded_points"] = 35 * 3 + 50 + 140
+    result = score_round("ten-thousand", {"sides": sides})
+    assert (len(result.sides), result.scores["Player 0"], result.scores["Last"]) == (
+        30_000,
+        0,
+        1500 + 300 + 1500 + 100 + 295,
+    )
