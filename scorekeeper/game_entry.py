@@ -33,7 +33,7 @@ LABELS = {
     "min_sides": "Fewest sides",
     "max_sides": "Most sides (blank: no limit)",
     "special_threes": "Threes score on their own",
-    "black_threes_meld": "Black threes can be melded",
+    "black_threes_meld": "Black threes can be melded when going out",
     "open_books_change_sides": "Open books go to the other team (Cutthroat)",
     "went_out_hand": "Cards held by the side that went out",
     "opening_meld_by": "Opening meld set by",

@@ -929,3 +929,29 @@ def test_a_round_of_30000_sides_is_scored():
         0,
         1500 + 300 + 1500 + 100 + 295,
     )
+
+
+@pytest.mark.parametrize("rules", ["ten-thousand", "cutthroat"])
+def test_black_threes_are_melded_only_by_the_side_that_goes_out(rules):
+    them = {"melded_points": None, "melded_cards": {"black3": 2, "K": 3}}
+    assert errors_of(rules, ten_thousand(side1=them)) == [
+        (
+            "sides[1].melded_cards.black3",
+            "Black threes can be melded only when going out: Them did not go out.",
+        )
+    ]
+    # Nobody goes out when the stock runs out, so nobody melds a black three.
+    us = {"went_out": None, "canastas": None}
+    assert errors_of(rules, ten_thousand(side0=us, side1=them, ended_by="stock_exhausted")) == [
+        (
+            "sides[1].melded_cards.black3",
+            "Black threes can be melded only when going out: Them did not go out.",
+        )
+    ]
+    going_out = {"melded_points": None, "melded_cards": {"black3": 6, "K": 12, "A": 7, "2": 7}}
+    result = score_round(rules, ten_thousand(side0=going_out))
+    assert result.sides[0].lines[-1].to_dict() == {
+        "item": "melded_cards",
+        "label": "Cards melded",
+        "points": 6 * 5 + 12 * 10 + 7 * 20 + 7 * 20,
+    }
