@@ -776,8 +776,13 @@ def _check_decks(
     if all(s.melded is not None and s.hand is not None for s in sides):
         total = sum(s.melded + s.hand for s in sides)
         if total > facts.points:
+            # Beside the pile holding the most points (the last of equals): the likeliest typo.
+            piles = [
+                pile for s in sides for pile in ((s.melded, s.melded_path), (s.hand, s.hand_path))
+            ]
+            _, path = max(reversed(piles), key=lambda pile: pile[0])
             errors.add(
-                prefix + "sides",
+                path,
                 f"The {words['sides']} have {number(total)} points of cards melded and in hand "
                 f"between them, but {_decks(decks)} only {number(facts.points)}.",
             )

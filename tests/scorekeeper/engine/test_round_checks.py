@@ -525,7 +525,7 @@ CASES = {
         baskets(side1={"melded_points": 900}),
         [
             (
-                "sides",
+                "sides[1].melded_points",
                 "The players have 1,625 points of cards melded and in hand between them, but 3 "
                 "decks hold only 1,500.",
             )
@@ -899,7 +899,7 @@ def test_an_enormous_number_is_refused_without_failing_to_print_it():
     ]
     assert errors_of("baskets", baskets(side1={"hand_points": 10**5000})) == [
         (
-            "sides",
+            "sides[1].hand_points",
             "The players have about 10^5,000 points of cards melded and in hand "
             "between them, but 3 decks hold only 1,500.",
         ),
@@ -955,3 +955,24 @@ def test_black_threes_are_melded_only_by_the_side_that_goes_out(rules):
         "label": "Cards melded",
         "points": 6 * 5 + 12 * 10 + 7 * 20 + 7 * 20,
     }
+
+
+def test_card_points_beyond_the_decks_are_reported_beside_the_pile_holding_the_most():
+    # Ann melds 640 and Bob 310; the 720 points of cards in his hand, given by rank, are too many.
+    bob = {"hand_points": None, "hand_cards": {"A": 12, "K": 12, "Q": 12, "J": 12, "10": 12}}
+    assert errors_of("baskets", baskets(side1=bob)) == [
+        (
+            "sides[1].hand_cards",
+            "The players have 1,670 points of cards melded and in hand between them, but 3 "
+            "decks hold only 1,500.",
+        )
+    ]
+    # Two piles of equal points: the later one.
+    ann = {"melded_points": 800}
+    assert errors_of("baskets", baskets(side0=ann, side1={"melded_points": 800})) == [
+        (
+            "sides[1].melded_points",
+            "The players have 1,685 points of cards melded and in hand between them, but 3 "
+            "decks hold only 1,500.",
+        )
+    ]
