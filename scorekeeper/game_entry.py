@@ -14,7 +14,7 @@ from scorekeeper import engine
 from scorekeeper.seating import dealing_order
 from scorekeeper.services import SideSpec
 
-MAX_SIDE_SLOTS = 6
+MAX_SIDE_SLOTS = engine.TABLE_SIDES_MAX
 NAME_MAX = 100
 
 LABELS = {

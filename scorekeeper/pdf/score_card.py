@@ -30,6 +30,7 @@ from scorekeeper.pdf.base import (
     SHADE,
     SMALL,
     TITLE,
+    TooManyPages,
     frame_width,
     render,
     text,
@@ -40,6 +41,9 @@ from scorekeeper.pdf.base import (
 TARGET_ROUNDS = 8
 # An unfinished game's card leaves this many empty blocks after its last round.
 ROOM_TO_CONTINUE = 2
+# The most round blocks one sheet prints: three times the rounds a table plays (house rules
+# allow 20), for the longest game to a target; a sheet of 6 columns runs to about 21 pages.
+ROUNDS_PRINTED_MAX = 60
 MINUS = "−"
 CELL_PADDING = 2.5
 
@@ -447,6 +451,13 @@ def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
 
 def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
     """The sheet's flowables, for a file of its own or a page of a club-night pack."""
+    shown = _rounds_shown(card)
+    if shown > ROUNDS_PRINTED_MAX:
+        # Refused before any layout: a game saved with 1,000 rounds would otherwise take seconds.
+        raise TooManyPages(
+            f"A score sheet prints at most {ROUNDS_PRINTED_MAX} rounds; this one would have "
+            f"{shown:,}."
+        )
     width = frame_width(paper)
     story = _header(card, width)
     result = _result(card)
