@@ -37,8 +37,8 @@ class PdfError(ValueError):
     """Plain data a builder cannot print, such as an unknown paper size."""
 
 
-# The most pages one file may run to: a 50-table club night's pack on one sheet a table fits
-# well within it, and building this many pages stays under a second of CPU
+# The most pages one file may run to: a 50-table club night's pack of Ten Thousand sheets fits
+# within it; building this many pages costs about a second of CPU
 # (bench/pdf_worst_case.py).
 PAGES_MAX = 120
 
