@@ -14,7 +14,7 @@ from leagues import csv_exports, documents, player_stats, selectors
 from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
-from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_response
+from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_download
 from scorekeeper.pdf.night_pack import build_night_pack
 from scorekeeper.pdf.score_card import build_score_card
 from scorekeeper.pdf.standings import build_standings
@@ -282,8 +282,8 @@ def _standings_pdf(request: HttpRequest, league: League, season_id: int | None) 
         scoring=scoring_text(league),
         tie_break=TIE_BREAK_TEXT,
     )
-    return pdf_response(
-        build_standings(sheet, paper=paper), documents.standings_file_stem(league, season)
+    return pdf_download(
+        lambda: build_standings(sheet, paper=paper), documents.standings_file_stem(league, season)
     )
 
 
@@ -315,8 +315,8 @@ def night_pack(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     pack = documents.night_pack(
         league, night, organiser=organiser, absolute_url=request.build_absolute_uri
     )
-    return pdf_response(
-        build_night_pack(pack, paper=paper), documents.night_pack_file_stem(league, night)
+    return pdf_download(
+        lambda: build_night_pack(pack, paper=paper), documents.night_pack_file_stem(league, night)
     )
 
 
@@ -330,8 +330,8 @@ def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     except PaperError as error:
         return bad_paper(error)
     card = documents.league_score_card(league, season)
-    return pdf_response(
-        build_score_card(card, paper=paper), documents.score_sheet_file_stem(league, season)
+    return pdf_download(
+        lambda: build_score_card(card, paper=paper), documents.score_sheet_file_stem(league, season)
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import io
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils import timezone
@@ -14,7 +14,7 @@ from django.utils.text import slugify
 
 from scorekeeper import engine, game_entry
 from scorekeeper.models import Game, Side
-from scorekeeper.pdf.base import PAPER, PAPER_NAMES
+from scorekeeper.pdf.base import PAPER, PAPER_NAMES, PdfError
 from scorekeeper.pdf.score_card import CardSide, ScoreCard
 from scorekeeper.scoring import status_for
 from scorekeeper.seating import dealing_order
@@ -48,8 +48,8 @@ _TRANSLITERATE = str.maketrans(
 FILE_STEM_MAX = 120
 
 
-# The widest blank sheet still leaves room to write a score in each column.
-SHEET_SIDES_MAX = 6
+# The widest blank sheet still leaves room to write a score in each column: a table's most.
+SHEET_SIDES_MAX = engine.TABLE_SIDES_MAX
 
 
 class PaperError(ValueError):
@@ -119,6 +119,16 @@ def pdf_response(data: bytes, stem: str) -> FileResponse:
     # A score card changes with every round: never serve yesterday's copy.
     response["Cache-Control"] = "no-store"
     return response
+
+
+def pdf_download(build: Callable[[], bytes], stem: str) -> HttpResponse:
+    """The PDF `build` makes as a download, or a 400 page saying why it cannot be printed
+    (too many pages): input must never cost a 500 or seconds of CPU."""
+    try:
+        data = build()
+    except PdfError as error:
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    return pdf_response(data, stem)
 
 
 def dealers_for(sides: Sequence[CardSide], first_dealer: int, rounds: int) -> tuple[str, ...]:
@@ -191,7 +201,7 @@ def blank_sheet_request(
     """The rules (a preset, or house rules given as the start form's `rule-...` fields) and
     the number of columns (`sides`) of a blank sheet."""
     try:
-        rules = engine.resolve_rules(
+        rules = engine.table_rules(
             {"base": base.id, "overrides": game_entry.overrides_from(base, data)}
         )
     except engine.RoundError as error:

@@ -14,7 +14,7 @@ from scorekeeper import engine
 from scorekeeper.seating import dealing_order
 from scorekeeper.services import SideSpec
 
-MAX_SIDE_SLOTS = 6
+MAX_SIDE_SLOTS = engine.TABLE_SIDES_MAX
 NAME_MAX = 100
 
 LABELS = {
@@ -33,7 +33,7 @@ LABELS = {
     "min_sides": "Fewest sides",
     "max_sides": "Most sides (blank: no limit)",
     "special_threes": "Threes score on their own",
-    "black_threes_meld": "Black threes can be melded",
+    "black_threes_meld": "Black threes can be melded when going out",
     "open_books_change_sides": "Open books go to the other team (Cutthroat)",
     "went_out_hand": "Cards held by the side that went out",
     "opening_meld_by": "Opening meld set by",

@@ -77,7 +77,7 @@ def score_sheet(request: HttpRequest, preset: str) -> HttpResponse:
         named=False,
     )
     stem = documents.file_stem(rules.name, "blank score sheet")
-    return documents.pdf_response(build_score_card(card, paper=paper), stem)
+    return documents.pdf_download(lambda: build_score_card(card, paper=paper), stem)
 
 
 @require_http_methods(["GET", "POST"])
@@ -92,7 +92,7 @@ def game_new(request: HttpRequest, preset: str) -> HttpResponse:
     specs, dealer, problems, slots = game_entry.parse_sides(rules, data)
     overrides = game_entry.overrides_from(rules, data)
     try:
-        engine.resolve_rules({"base": preset, "overrides": overrides})
+        engine.table_rules({"base": preset, "overrides": overrides})
     except engine.RoundError as error:
         problems.extend(error.errors)
     if not problems:
@@ -160,7 +160,7 @@ def game_score_card(request: HttpRequest, public_id: str) -> HttpResponse:
         return documents.bad_paper(error)
     card = documents.game_score_card(game)
     stem = documents.game_file_stem(game, game.sides.all())
-    return documents.pdf_response(build_score_card(card, paper=paper), stem)
+    return documents.pdf_download(lambda: build_score_card(card, paper=paper), stem)
 
 
 def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:

@@ -77,7 +77,8 @@ def _event(league: League, kind: str, user: User, summary: str, **fields: Any) -
 
 def _rules(preset: str, house_rules: Mapping[str, Any]) -> engine.RuleSet:
     try:
-        return engine.resolve_rules({"base": preset, "overrides": dict(house_rules)})
+        # House rules a league sets are held to what a table plays, as a new game's are.
+        return engine.table_rules({"base": preset, "overrides": dict(house_rules)})
     except engine.RoundError as error:
         raise LeagueError(
             [

@@ -6,12 +6,13 @@ The web app, the PDF score cards, the league standings and the tests all score t
 from .cards import card_points
 from .errors import FieldError, RoundError
 from .game import GameRound, GameStatus, game_status
-from .rules import RULESETS, RuleSet, get_ruleset, resolve_rules
+from .rules import RULESETS, TABLE_SIDES_MAX, RuleSet, get_ruleset, resolve_rules, table_rules
 from .scoring import Line, RoundResult, SideScore, score_round
 from .sheet import SheetItem, sheet_items
 
 __all__ = [
     "RULESETS",
+    "TABLE_SIDES_MAX",
     "FieldError",
     "GameRound",
     "GameStatus",
@@ -27,4 +28,5 @@ __all__ = [
     "resolve_rules",
     "score_round",
     "sheet_items",
+    "table_rules",
 ]

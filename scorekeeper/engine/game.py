@@ -10,6 +10,8 @@ from .errors import Errors, FrozenMap, counted, is_whole, listing, number, shown
 from .rules import DECKS_MAX, RuleSet, resolve_rules
 from .scoring import NAME_MAX, RoundResult, parse_round
 
+NAMES_LISTED = 12
+
 
 @dataclass(frozen=True, slots=True)
 class GameRound:
@@ -205,23 +207,33 @@ def _check_round_sides(
     rules: RuleSet, names: list[str], round_sides: list[Any], index: int, errors: Errors
 ) -> None:
     words = rules.words
-    known = [side.name for side in round_sides if side.name is not None]
+    # Sets, not lists: a game of 30,000 sides would otherwise compare every name with every other.
+    game_names = set(names)
+    known = {side.name for side in round_sides if side.name is not None}
     for side in round_sides:
-        if side.name is not None and side.name not in names:
+        if side.name is not None and side.name not in game_names:
             errors.add(
                 f"{side.path}.name",
                 f"{side.name} is not a {words['side']} of this game; its {words['sides']} are "
-                f"{listing(names)}.",
+                f"{_some(names)}.",
             )
-    if len(known) != len(round_sides):
+    if any(side.name is None for side in round_sides):
         return
     missing = [name for name in names if name not in known]
     if missing:
         errors.add(
             f"rounds[{index}].sides",
-            f"Round {index + 1} has no score for {listing(missing)}; every {words['side']} of "
+            f"Round {index + 1} has no score for {_some(missing)}; every {words['side']} of "
             "the game plays every round.",
         )
+
+
+def _some(names: list[str]) -> str:
+    """`Ann, Bob and Cy`; past a dozen names, the first ten and how many more, so that a
+    message repeated for each of 30,000 sides stays a sentence, not the whole list."""
+    if len(names) <= NAMES_LISTED:
+        return listing(names)
+    return f"{', '.join(names[:10])} and {number(len(names) - 10)} more"
 
 
 def _end_reached(rules: RuleSet, totals: Mapping[str, int], played: int) -> bool:

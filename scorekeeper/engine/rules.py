@@ -30,6 +30,8 @@ WORD_KEYS = ("side", "sides", "canasta", "canastas", "hand", "foot", *KINDS)
 
 POINTS_MAX = 1_000_000
 DECKS_MAX = 100
+# The deepest a house rule's value may nest lists and objects; opening_meld needs 2.
+NESTING_MAX = 2
 
 # Fields that describe a ruleset to a player; the rest are parameters a house rule may change.
 DISPLAY_FIELDS = ("id", "name", "description", "source", "words")
@@ -88,6 +90,15 @@ class RuleSet:
                     join_path(prefix, key),
                     f"{shown(key)} is not a rule you can change; "
                     f"the rules are {listing(PARAMETERS)}.",
+                )
+                continue
+            if _nested_deeper_than(value, NESTING_MAX):
+                # The checks below (and any message quoting the value) walk it recursively;
+                # a value a thousand levels deep must be refused before they do.
+                errors.add(
+                    join_path(prefix, key),
+                    f"The house rule {key} is nested too deeply; its value is a number, true or "
+                    f"false, text, or lists and objects at most {NESTING_MAX} levels deep.",
                 )
                 continue
             if key in MAPPING_PARAMETERS and isinstance(value, Mapping):
@@ -184,6 +195,23 @@ class RuleSet:
 
 
 PARAMETERS = tuple(f.name for f in fields(RuleSet) if f.name not in DISPLAY_FIELDS)
+
+
+def _nested_deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than `limit` levels deep, found without recursion."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth == limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _to_json(value: Any) -> Any:
@@ -763,6 +791,90 @@ def _preset(display: dict[str, Any], params: dict[str, Any]) -> RuleSet:
 RULESETS: Mapping[str, RuleSet] = FrozenMap(
     (display["id"], _preset(display, params)) for display, params in _PRESETS
 )
+
+
+# -- what a table plays ------------------------------------------------------------------------
+#
+# The checks above keep any rule set printable and scoreable (the engine answers for 30,000
+# sides, and games saved before these bounds still load). House rules a player types in, for a
+# new game, a league or a blank sheet, are also held to what a table plays, which bounds what a
+# score sheet prints: at most 20 rounds, 6 sides.
+
+TABLE_SIDES_MAX = 6
+TABLE_ROUNDS_MAX = 20
+TABLE_DECKS_MAX = 12
+TABLE_POINTS_MAX = 10_000
+TABLE_TARGET_MAX = 100_000
+TABLE_CANASTAS_MAX = 20
+TABLE_CARD_VALUE_MAX = 100
+TABLE_MELD_LEVELS_MAX = 10
+
+_TABLE_BOUNDS: dict[str, tuple[int, int]] = {
+    "min_sides": (2, TABLE_SIDES_MAX),
+    "max_sides": (2, TABLE_SIDES_MAX),
+    "decks": (1, TABLE_DECKS_MAX),
+    "going_out_canastas": (0, TABLE_CANASTAS_MAX),
+    "going_out_bonus": (0, TABLE_POINTS_MAX),
+    "cut_bonus": (0, TABLE_POINTS_MAX),
+    "red_three_bonus": (0, TABLE_POINTS_MAX),
+    "red_three_in_hand_penalty": (0, TABLE_POINTS_MAX),
+    "black_three_in_hand_penalty": (0, TABLE_POINTS_MAX),
+    "foot_penalty": (0, TABLE_POINTS_MAX),
+    "target_score": (1, TABLE_TARGET_MAX),
+    "rounds": (1, TABLE_ROUNDS_MAX),
+}
+
+
+def table_rules(spec: Any) -> RuleSet:
+    """resolve_rules for house rules a player sets: also within what a table plays (at most
+    20 rounds, 6 sides, 12 decks, 10,000 points a bonus); every bound is named in its error."""
+    rules = resolve_rules(spec)
+    errors = Errors()
+    prefix = "rules.overrides"
+    words = {key: rules.words[key] for key in ("canastas", "canasta", "foot", "mixed")}
+
+    def bound(path: str, text: str, value: Any, lowest: int, highest: int) -> None:
+        if value is not None and not lowest <= value <= highest:
+            errors.add(path, f"{text} must be between {number(lowest)} and {number(highest)}.")
+
+    for name, (lowest, highest) in _TABLE_BOUNDS.items():
+        text = _WHOLE_PARAMETERS[name][0].format(**words)
+        bound(join_path(prefix, name), text, getattr(rules, name), lowest, highest)
+    for kind, points in rules.canasta_bonus.items():
+        path = join_path(prefix, f"canasta_bonus.{kind}")
+        bound(path, f"The bonus for a {kind} canasta", points, 0, TABLE_POINTS_MAX)
+    for kind, count in rules.going_out_minimum.items():
+        path = join_path(prefix, f"going_out_minimum.{kind}")
+        text = f"The number of {kind} canastas needed to go out"
+        bound(path, text, count, 0, TABLE_CANASTAS_MAX)
+    for rank, points in rules.card_values.items():
+        path = join_path(prefix, f"card_values.{rank}")
+        bound(path, f"The value of rank {rank}", points, 0, TABLE_CARD_VALUE_MAX)
+    _table_opening_meld(rules, errors, join_path(prefix, "opening_meld"))
+    errors.raise_if_any()
+    return rules
+
+
+def _table_opening_meld(rules: RuleSet, errors: Errors, path: str) -> None:
+    if rules.opening_meld_by == "round":
+        steps, most = rules.opening_meld, TABLE_ROUNDS_MAX
+        what = "An opening meld set by round has one level a round, so at most"
+    else:
+        steps, most = tuple(points for _, points in rules.opening_meld), TABLE_MELD_LEVELS_MAX
+        what = "An opening meld set by score has at most"
+        floors = [floor for floor, _ in rules.opening_meld if floor is not None]
+        if any(abs(floor) > TABLE_TARGET_MAX for floor in floors):
+            errors.add(
+                path,
+                f"Each lowest score of an opening meld level must be between "
+                f"{number(-TABLE_TARGET_MAX)} and {number(TABLE_TARGET_MAX)}.",
+            )
+    if len(steps) > most:
+        errors.add(path, f"{what} {most} levels, not {number(len(steps))}.")
+    if any(points > TABLE_POINTS_MAX for points in steps):
+        errors.add(
+            path, f"Each opening meld must be between 0 and {number(TABLE_POINTS_MAX)} points."
+        )
 
 
 def get_ruleset(ruleset_id: str) -> RuleSet:

@@ -166,6 +166,8 @@ class ParsedSide:
     open_books: list[tuple[str, int]] | None = field(default_factory=list)
     # rank -> [(count, path)] from melded_cards and hand_cards, for the checks on what decks hold
     cards: dict[str, list[tuple[int, str]]] | None = field(default_factory=dict)
+    # Black threes given in melded_cards, where the rules let them be melded when going out.
+    melded_black_threes: int = 0
 
 
 @dataclass
@@ -473,6 +475,8 @@ def _read_pile(
     if counts is None:
         side.cards = None
         return None, cards_path, True
+    if pile == "melded":
+        side.melded_black_threes = counts.get("black3", 0)
     if side.cards is not None:
         for rank, count in counts.items():
             if count:
@@ -663,6 +667,14 @@ def _check_round(parsed: ParsedRound, errors: Errors, prefix: str) -> None:
         )
     for side in went_out:
         _check_went_out(rules, side, errors, first=side is went_out[0])
+    for side in sides:
+        # The rule text (Ten Thousand, Cutthroat): black threes can be melded only by the
+        # player going out, just before the last discard.
+        if side.melded_black_threes and side.went_out is False:
+            errors.add(
+                f"{side.path}.melded_cards.black3",
+                f"Black threes can be melded only when going out: {side.who} did not go out.",
+            )
     if all(side.exact_cuts is not None for side in sides):
         cutters = [side for side in sides if side.exact_cuts]
         if len(cutters) > 1:
@@ -764,8 +776,13 @@ def _check_decks(
     if all(s.melded is not None and s.hand is not None for s in sides):
         total = sum(s.melded + s.hand for s in sides)
         if total > facts.points:
+            # Beside the pile holding the most points (the last of equals): the likeliest typo.
+            piles = [
+                pile for s in sides for pile in ((s.melded, s.melded_path), (s.hand, s.hand_path))
+            ]
+            _, path = max(reversed(piles), key=lambda pile: pile[0])
             errors.add(
-                prefix + "sides",
+                path,
                 f"The {words['sides']} have {number(total)} points of cards melded and in hand "
                 f"between them, but {_decks(decks)} only {number(facts.points)}.",
             )

@@ -37,6 +37,21 @@ class PdfError(ValueError):
     """Plain data a builder cannot print, such as an unknown paper size."""
 
 
+# The most pages one file may run to: a 50-table club night's pack of Ten Thousand sheets fits
+# within it; building this many pages costs about a second of CPU
+# (bench/pdf_worst_case.py).
+PAGES_MAX = 120
+
+
+class TooManyPages(PdfError):
+    """The document would run past PAGES_MAX pages; raised before or while laying it out."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(
+            message or f"This PDF would run past {PAGES_MAX} pages, the most we print in one file."
+        )
+
+
 def _register_fonts() -> None:
     # Helvetica, the built-in font, has no Ł; an embedded TrueType font has every Latin letter
     # and gives the text a ToUnicode map, so that it can be selected and searched.
@@ -100,6 +115,9 @@ def render(
     buffer = io.BytesIO()
 
     def draw_footer(canvas, doc) -> None:
+        if doc.page > PAGES_MAX:
+            # Stop laying out at once: the cost of a file grows with its pages.
+            raise TooManyPages()
         canvas.saveState()
         canvas.setFont(FONT, 7)
         canvas.setFillColor(colors.black)
@@ -121,5 +139,9 @@ def render(
         invariant=True,
         lang="en",
     )
-    document.build(list(story), onFirstPage=draw_footer, onLaterPages=draw_footer)
+    try:
+        document.build(list(story), onFirstPage=draw_footer, onLaterPages=draw_footer)
+    except TooManyPages:
+        # ReportLab prefixes the message with where it was raised; the reader needs only why.
+        raise TooManyPages() from None
     return buffer.getvalue()

@@ -13,20 +13,24 @@ from xml.sax.saxutils import escape
 from reportlab.graphics.barcode.qr import QrCode
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from scorekeeper import engine
 from scorekeeper.pdf.base import (
     BODY,
+    BOLD,
     CELL,
     CELL_BOLD,
     CELL_RIGHT,
     CELL_RIGHT_BOLD,
+    FONT,
     LIGHT,
     RULE,
     SHADE,
     SMALL,
     TITLE,
+    TooManyPages,
     frame_width,
     render,
     text,
@@ -37,7 +41,11 @@ from scorekeeper.pdf.base import (
 TARGET_ROUNDS = 8
 # An unfinished game's card leaves this many empty blocks after its last round.
 ROOM_TO_CONTINUE = 2
+# The most round blocks one sheet prints: three times the rounds a table plays (house rules
+# allow 20), for the longest game to a target; a sheet of 6 columns runs to about 21 pages.
+ROUNDS_PRINTED_MAX = 60
 MINUS = "−"
+CELL_PADDING = 2.5
 
 
 @dataclass(frozen=True)
@@ -142,20 +150,42 @@ def _meld(card: ScoreCard, round_number: int) -> list[str]:
     return [f"{rules.opening_meld_for(round_number, total):,}" for total in before]
 
 
+def _figure(value: str, paragraph_style) -> Paragraph | str:
+    # A blank cell of a blank sheet stays an empty string: a paragraph of nothing costs as much
+    # to lay out as one of text, and a blank sheet is mostly blank cells.
+    return text(value, paragraph_style) if value else ""
+
+
 def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
     rules, status = card.rules, card.status
     played = (
         status.rounds[round_number - 1] if status and round_number <= len(status.rounds) else None
     )
+    label_width = width * (0.5 if len(card.sides) <= 2 else 0.34)
+    room = label_width - 2 * CELL_PADDING
+
+    def label(value: str, *, bold: bool = False) -> Paragraph | str:
+        # A label that fits on its line is drawn as a string, far cheaper than a paragraph
+        # (a 50-table pack has thousands); a longer one still wraps.
+        if stringWidth(value, BOLD if bold else FONT, CELL.fontSize) <= room:
+            return value
+        return text(value, CELL_BOLD if bold else CELL)
+
     heading = f"Round {round_number}"
     if round_number <= len(card.dealers):
         heading += f" · {card.dealers[round_number - 1]} deals"
+    side_room = (width - label_width) / len(card.sides) - 2 * CELL_PADDING
     rows: list[list] = [
-        [Paragraph(escape(heading), CELL_BOLD)]
-        + [Paragraph(escape(side.name), CELL_RIGHT_BOLD) for side in card.sides]
+        [label(heading, bold=True)]
+        + [
+            side.name
+            if stringWidth(side.name, BOLD, CELL.fontSize) <= side_room
+            else Paragraph(escape(side.name), CELL_RIGHT_BOLD)
+            for side in card.sides
+        ]
     ]
     rows.append(
-        [text("Opening meld", CELL)] + [text(m, CELL_RIGHT) for m in _meld(card, round_number)]
+        [label("Opening meld")] + [_figure(m, CELL_RIGHT) for m in _meld(card, round_number)]
     )
     by_item = (
         [{line.item: line for line in side.lines} for side in played.result.sides]
@@ -170,15 +200,16 @@ def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
             values = ["stock ran out"] * len(card.sides)
         else:
             values = [_cell(lines.get(item.item)) for lines in by_item]
-        rows.append([text(item.heading, CELL)] + [text(v, CELL_RIGHT) for v in values])
+        rows.append([label(item.heading)] + [_figure(v, CELL_RIGHT) for v in values])
     if played:
         totals = [number(played.scores[name]) for name in status.sides]
         running = [number(played.totals[name]) for name in status.sides]
     else:
         totals = running = [""] * len(card.sides)
-    rows.append([text("Round total", CELL_BOLD)] + [text(v, CELL_RIGHT_BOLD) for v in totals])
-    rows.append([text("Running total", CELL_BOLD)] + [text(v, CELL_RIGHT_BOLD) for v in running])
-    label_width = width * (0.5 if len(card.sides) <= 2 else 0.34)
+    rows.append([label("Round total", bold=True)] + [_figure(v, CELL_RIGHT_BOLD) for v in totals])
+    rows.append(
+        [label("Running total", bold=True)] + [_figure(v, CELL_RIGHT_BOLD) for v in running]
+    )
     side_width = (width - label_width) / len(card.sides)
     # A blank block leaves room to write by hand.
     heights = None if played else [None] + [6 * mm] * (len(rows) - 1)
@@ -199,10 +230,19 @@ def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
                 ("LINEABOVE", (0, last - 1), (-1, last - 1), 1, colors.black),
                 ("BACKGROUND", (0, last), (-1, last), SHADE),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                # The labels that fit on one line are plain strings in the paragraphs' font.
+                ("FONTNAME", (0, 1), (0, -1), FONT),
+                ("FONTNAME", (0, 0), (-1, 0), BOLD),
+                ("FONTSIZE", (0, 0), (-1, 0), CELL.fontSize),
+                ("LEADING", (0, 0), (-1, 0), CELL.leading),
+                ("ALIGN", (1, 0), (-1, 0), "RIGHT"),
+                ("FONTNAME", (0, last - 1), (0, last), BOLD),
+                ("FONTSIZE", (0, 1), (0, -1), CELL.fontSize),
+                ("LEADING", (0, 1), (0, -1), CELL.leading),
                 ("TOPPADDING", (0, 0), (-1, -1), 1.6),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1.9),
-                ("LEFTPADDING", (0, 0), (-1, -1), 2.5),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+                ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+                ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
             ]
         )
     )
@@ -239,10 +279,25 @@ def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
     return out
 
 
+class _FixedMaskQrCode(QrCode):
+    """A QR code drawn with one fixed mask pattern.
+
+    The library tries all eight masks the standard allows and keeps the one with the fewest
+    look-alike patterns, which is most of the cost of a code; every mask is valid and reads
+    the same in a phone's camera, and a 50-table pack draws 50 codes."""
+
+    def draw(self):
+        if self.qr.version is None:
+            self.qr.version = self.qr.calculate_version()
+        self.qr.makeImpl(False, 0)
+        self.qr.make = lambda: None
+        super().draw()
+
+
 def _qr(link: str, size: float) -> QrCode:
     # The flowable draws straight on the page; the graphics widget would encode the link twice
     # and build a shape per module, several times slower for a 20-table pack.
-    return QrCode(link, width=size, height=size, qrLevel="M")
+    return _FixedMaskQrCode(link, width=size, height=size, qrLevel="M")
 
 
 def _result(card: ScoreCard) -> str:
@@ -396,6 +451,13 @@ def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
 
 def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
     """The sheet's flowables, for a file of its own or a page of a club-night pack."""
+    shown = _rounds_shown(card)
+    if shown > ROUNDS_PRINTED_MAX:
+        # Refused before any layout: a game saved with 1,000 rounds would otherwise take seconds.
+        raise TooManyPages(
+            f"A score sheet prints at most {ROUNDS_PRINTED_MAX} rounds; this one would have "
+            f"{shown:,}."
+        )
     width = frame_width(paper)
     story = _header(card, width)
     result = _result(card)

@@ -167,6 +167,16 @@ def test_a_blank_sheet_with_more_sides_and_house_rules(client, db):
             '1,000,000, not "lots".\nrule-target_score: The target score must be a whole number '
             "from 1 to 100,000,000 or null, not -5.",
         ),
+        # House rules beyond what a table plays.
+        (
+            "/games/new/baskets/score-sheet.pdf?rule-rounds=1000&sides=2",
+            "rule-rounds: The number of rounds must be between 1 and 20.",
+        ),
+        (
+            "/games/new/sevens/score-sheet.pdf?rule-target_score=1000000&rule-max_sides=8",
+            "rule-max_sides: The most sides must be between 2 and 6.\n"
+            "rule-target_score: The target score must be between 1 and 100,000.",
+        ),
     ],
 )
 def test_a_blank_sheet_with_impossible_settings_is_a_400_naming_the_field(client, db, url, message):
@@ -194,3 +204,34 @@ def test_a_game_with_no_rounds_prints_a_sheet_with_its_names(client, db):
     assert "José vs Łukasz vs Søren" in words
     assert "Round 1 · Łukasz deals José Łukasz Søren Opening meld 50 50 50" in words
     assert "Round 2 · Søren deals" in words
+
+
+def test_a_game_saved_with_1000_rounds_gets_a_400_not_seconds_of_layout(client, db):
+    # Saved before house rules were bounded: the engine still loads it, the card says no.
+    game = services.game_start(
+        preset="four-rounds",
+        sides=[services.SideSpec("Us", ("Ann", "Bob")), services.SideSpec("Them", ("Cy", "Di"))],
+        house_rules={"rounds": 1000},
+    )
+    assert client.get(f"/g/{game.public_id}/").status_code == 200
+    response = client.get(f"/g/{game.public_id}/score-card.pdf")
+    assert response.status_code == 400
+    assert response.content.decode() == (
+        "A score sheet prints at most 60 rounds; this one would have 1,000."
+    )
+
+
+def test_the_start_form_holds_house_rules_to_what_a_table_plays(client, db):
+    response = client.post(
+        "/games/new/four-rounds/",
+        {
+            "side0-player0": "Ann",
+            "side0-player1": "Bob",
+            "side1-player0": "Cy",
+            "side1-player1": "Di",
+            "first_dealer": "0-0",
+            "rule-rounds": "1000",
+        },
+    )
+    assert response.status_code == 200
+    assert "The number of rounds must be between 1 and 20." in response.content.decode()

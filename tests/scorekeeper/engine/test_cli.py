@@ -298,3 +298,22 @@ def test_main_reports_an_unknown_game_field_even_when_the_game_is_valid():
             ]
         },
     )
+
+
+def test_a_house_rule_nested_986_levels_deep_exits_2_with_the_rules_path():
+    # Shallow enough for json.loads, deep enough to break any recursive walk of the value.
+    meld = "[" * 986 + "60" + "]" * 986
+    document = json.dumps({**ROUND, "rules": {"base": "four-rounds", "overrides": {}}})
+    document = document.replace('"overrides": {}', f'"overrides": {{"opening_meld": {meld}}}')
+    done = run("round", stdin=document)
+    assert done.returncode == 2, done.stdout
+    assert json.loads(done.stdout) == {
+        "errors": [
+            {
+                "path": "rules.overrides.opening_meld",
+                "message": "The house rule opening_meld is nested too deeply; its value is a "
+                "number, true or false, text, or lists and objects at most 2 levels deep.",
+            }
+        ]
+    }
+    assert main(["round"], document)[0] == 2

@@ -300,3 +300,61 @@ def test_a_round_after_the_last_round_is_refused_even_below_the_target():
             "round can follow it.",
         ),
     ]
+
+
+class CountedName(str):
+    """A side's name that counts how often it is compared with another name."""
+
+    comparisons = 0
+
+    def __eq__(self, other):
+        CountedName.comparisons += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_the_names_of_many_sides_are_matched_without_comparing_every_pair(monkeypatch):
+    count = 2_000
+    names = [CountedName(f"Side {n}") for n in range(count)]
+    # The rounds name the sides with copies, as JSON read twice would.
+    rounds = [{"sides": [{"name": CountedName(f"Side {n}")} for n in range(count)]}] * 2
+    rounds = [dict(r, ended_by="stock_exhausted") for r in rounds]
+    monkeypatch.setattr(CountedName, "comparisons", 0)
+    status = game_status("ten-thousand", names, rounds)
+    assert status.next_round == 3
+    # A few comparisons a side and round, where a list lookup made about count**2 / 2 a round.
+    assert CountedName.comparisons < 10 * count
+
+
+def test_a_game_of_30000_sides_is_scored():
+    names = [f"Player {n}" for n in range(30_000)]
+    sides = [{"name": name, "melded_cards": {"K": 0}, "red_threes": 0} for name in names]
+    sides[0] = {"name": names[0], "melded_cards": {"A": 1}, "hand_cards": {"K": 1}}
+    sides[-1] = {"name": names[-1], "melded_points": 15, "red_threes_in_hand": 1}
+    rounds = [{"ended_by": "stock_exhausted", "sides": sides}] * 2
+    status = game_status("ten-thousand", names, rounds)
+    assert (status.totals[names[0]], status.totals[names[-1]], len(status.totals)) == (
+        20,
+        -570,
+        30_000,
+    )
+
+
+def test_a_wrong_name_in_a_game_of_many_sides_names_ten_of_them_and_counts_the_rest():
+    names = [f"P{n}" for n in range(30)]
+    round_ = {"ended_by": "stock_exhausted", "sides": [{"name": n} for n in names]}
+    round_["sides"][29] = {"name": "Zed"}
+    with pytest.raises(RoundError) as caught:
+        game_status("ten-thousand", names, [round_])
+    assert [(e.path, e.message) for e in caught.value.errors] == [
+        (
+            "rounds[0].sides[29].name",
+            "Zed is not a side of this game; its sides are P0, P1, P2, P3, P4, P5, P6, P7, P8, "
+            "P9 and 20 more.",
+        ),
+        (
+            "rounds[0].sides",
+            "Round 1 has no score for P29; every side of the game plays every round.",
+        ),
+    ]

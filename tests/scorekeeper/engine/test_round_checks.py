@@ -525,7 +525,7 @@ CASES = {
         baskets(side1={"melded_points": 900}),
         [
             (
-                "sides",
+                "sides[1].melded_points",
                 "The players have 1,625 points of cards melded and in hand between them, but 3 "
                 "decks hold only 1,500.",
             )
@@ -899,7 +899,7 @@ def test_an_enormous_number_is_refused_without_failing_to_print_it():
     ]
     assert errors_of("baskets", baskets(side1={"hand_points": 10**5000})) == [
         (
-            "sides",
+            "sides[1].hand_points",
             "The players have about 10^5,000 points of cards melded and in hand "
             "between them, but 3 decks hold only 1,500.",
         ),
@@ -912,4 +912,67 @@ def test_a_python_value_that_is_not_json_is_named_by_its_type():
             "sides[1].melded_points",
             "Bob's melded points must be a whole number of 0 or more, not a set.",
         ),
+    ]
+
+
+def test_a_round_of_30000_sides_is_scored():
+    sides = [{"name": f"Player {n}"} for n in range(30_000)]
+    sides[-1] = {
+        "name": "Last",
+        "went_out": True,
+        "canastas": {"natural": 3, "mixed": 1, "wild": 1},
+    }
+    sides[-1]["melded_points"] = 35 * 3 + 50 + 140
+    result = score_round("ten-thousand", {"sides": sides})
+    assert (len(result.sides), result.scores["Player 0"], result.scores["Last"]) == (
+        30_000,
+        0,
+        1500 + 300 + 1500 + 100 + 295,
+    )
+
+
+@pytest.mark.parametrize("rules", ["ten-thousand", "cutthroat"])
+def test_black_threes_are_melded_only_by_the_side_that_goes_out(rules):
+    them = {"melded_points": None, "melded_cards": {"black3": 2, "K": 3}}
+    assert errors_of(rules, ten_thousand(side1=them)) == [
+        (
+            "sides[1].melded_cards.black3",
+            "Black threes can be melded only when going out: Them did not go out.",
+        )
+    ]
+    # Nobody goes out when the stock runs out, so nobody melds a black three.
+    us = {"went_out": None, "canastas": None}
+    assert errors_of(rules, ten_thousand(side0=us, side1=them, ended_by="stock_exhausted")) == [
+        (
+            "sides[1].melded_cards.black3",
+            "Black threes can be melded only when going out: Them did not go out.",
+        )
+    ]
+    going_out = {"melded_points": None, "melded_cards": {"black3": 6, "K": 12, "A": 7, "2": 7}}
+    result = score_round(rules, ten_thousand(side0=going_out))
+    assert result.sides[0].lines[-1].to_dict() == {
+        "item": "melded_cards",
+        "label": "Cards melded",
+        "points": 6 * 5 + 12 * 10 + 7 * 20 + 7 * 20,
+    }
+
+
+def test_card_points_beyond_the_decks_are_reported_beside_the_pile_holding_the_most():
+    # Ann melds 640 and Bob 310; the 720 points of cards in his hand, given by rank, are too many.
+    bob = {"hand_points": None, "hand_cards": {"A": 12, "K": 12, "Q": 12, "J": 12, "10": 12}}
+    assert errors_of("baskets", baskets(side1=bob)) == [
+        (
+            "sides[1].hand_cards",
+            "The players have 1,670 points of cards melded and in hand between them, but 3 "
+            "decks hold only 1,500.",
+        )
+    ]
+    # Two piles of equal points: the later one.
+    ann = {"melded_points": 800}
+    assert errors_of("baskets", baskets(side0=ann, side1={"melded_points": 800})) == [
+        (
+            "sides[1].melded_points",
+            "The players have 1,685 points of cards melded and in hand between them, but 3 "
+            "decks hold only 1,500.",
+        )
     ]

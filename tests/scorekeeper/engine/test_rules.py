@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from scorekeeper.engine import RULESETS, RoundError, RuleSet, get_ruleset, score_round
+from scorekeeper.engine import RULESETS, RoundError, RuleSet, get_ruleset, score_round, table_rules
 from scorekeeper.engine.rules import PARAMETERS, resolve_rules
 
 TENS = dict.fromkeys(("K", "Q", "J", "10", "9", "8"), 10)
@@ -707,3 +707,122 @@ def test_an_opening_meld_that_is_not_json_is_named_by_its_type():
 
 def test_a_frozen_mapping_shows_what_it_holds():
     assert repr(RULESETS["baskets"].going_out_minimum) == "FrozenMap({'natural': 1})"
+
+
+def nested(depth, kind):
+    """A value `depth` lists (or objects) deep, built without recursion."""
+    value = 60
+    for _ in range(depth):
+        value = [value] if kind == "list" else {"natural": value}
+    return value
+
+
+@pytest.mark.parametrize("kind", ["list", "object"])
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+@pytest.mark.parametrize("rule", ["opening_meld", "canasta_bonus", "going_out_bonus"])
+def test_a_house_rule_nested_at_any_depth_is_refused_with_its_path(rule, depth, kind):
+    with pytest.raises(RoundError) as caught:
+        resolve_rules({"base": "four-rounds", "overrides": {rule: nested(depth, kind)}})
+    assert [(e.path, e.message) for e in caught.value.errors] == [
+        (
+            f"rules.overrides.{rule}",
+            f"The house rule {rule} is nested too deeply; its value is a number, true or false, "
+            "text, or lists and objects at most 2 levels deep.",
+        )
+    ]
+
+
+def test_a_house_rule_two_levels_deep_is_still_checked_for_its_shape():
+    house = RULESETS["ten-thousand"].with_overrides({"opening_meld": [[None, 60], [10, 90]]})
+    assert house.opening_meld == ((None, 60), (10, 90))
+    with pytest.raises(RoundError) as caught:
+        RULESETS["ten-thousand"].with_overrides({"opening_meld": [[None, 60], [[10], 90]]})
+    assert [e.path for e in caught.value.errors] == ["rules.overrides.opening_meld"]
+
+
+def test_every_preset_is_within_what_a_table_plays():
+    for preset in RULESETS:
+        assert table_rules(preset) is RULESETS[preset]
+
+
+TABLE_ERRORS = {
+    "a thousand rounds": (
+        "four-rounds",
+        {"rounds": 1000, "opening_meld": [60] * 21},
+        [
+            ("rules.overrides.rounds", "The number of rounds must be between 1 and 20."),
+            (
+                "rules.overrides.opening_meld",
+                "An opening meld set by round has one level a round, so at most 20 levels, not 21.",
+            ),
+        ],
+    ),
+    "sides, decks and points beyond a table": (
+        "ten-thousand",
+        {
+            "min_sides": 7,
+            "decks": 13,
+            "going_out_bonus": 10_005,
+            "canasta_bonus": {"wild": 20_000},
+            "going_out_minimum": {"natural": 21},
+            "going_out_canastas": 25,
+            "card_values": {"joker": 105},
+            "opening_meld": [[None, 50], [200_000, 20_000]],
+        },
+        [
+            ("rules.overrides.min_sides", "The least number of sides must be between 2 and 6."),
+            ("rules.overrides.decks", "The number of decks must be between 1 and 12."),
+            (
+                "rules.overrides.going_out_canastas",
+                "The number of canastas needed to go out must be between 0 and 20.",
+            ),
+            (
+                "rules.overrides.going_out_bonus",
+                "The going-out bonus must be between 0 and 10,000.",
+            ),
+            (
+                "rules.overrides.canasta_bonus.wild",
+                "The bonus for a wild canasta must be between 0 and 10,000.",
+            ),
+            (
+                "rules.overrides.going_out_minimum.natural",
+                "The number of natural canastas needed to go out must be between 0 and 20.",
+            ),
+            (
+                "rules.overrides.card_values.joker",
+                "The value of rank joker must be between 0 and 100.",
+            ),
+            (
+                "rules.overrides.opening_meld",
+                "Each lowest score of an opening meld level must be between -100,000 and 100,000.",
+            ),
+            (
+                "rules.overrides.opening_meld",
+                "Each opening meld must be between 0 and 10,000 points.",
+            ),
+        ],
+    ),
+    "eleven opening meld levels": (
+        "ten-thousand",
+        {"opening_meld": [[None, 50], *[[n * 100, 50] for n in range(1, 11)]]},
+        [
+            (
+                "rules.overrides.opening_meld",
+                "An opening meld set by score has at most 10 levels, not 11.",
+            )
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "preset, overrides, expected", TABLE_ERRORS.values(), ids=TABLE_ERRORS.keys()
+)
+def test_house_rules_a_player_sets_are_held_to_what_a_table_plays(preset, overrides, expected):
+    spec = {"base": preset, "overrides": overrides}
+    # The engine still takes them (a game saved before the bounds loads as it was)...
+    assert resolve_rules(spec).overrides()
+    # ...but a new game, league or blank sheet does not.
+    with pytest.raises(RoundError) as caught:
+        table_rules(spec)
+    assert [(e.path, e.message) for e in caught.value.errors] == expected

@@ -5,7 +5,8 @@ import datetime
 import pytest
 
 from scorekeeper import engine
-from scorekeeper.pdf.base import PdfError
+from scorekeeper.pdf import base
+from scorekeeper.pdf.base import PdfError, TooManyPages
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
 from tests.pdftext import pdf_pages, pdf_words
 
@@ -238,3 +239,20 @@ def test_an_unknown_paper_is_refused():
     with pytest.raises(PdfError) as error:
         build_score_card(four_round_card(ROUNDS), paper="a3")
     assert str(error.value) == "Paper must be one of a4, letter, not 'a3'."
+
+
+def test_a_sheet_of_1000_rounds_is_refused_before_any_layout():
+    rules = engine.get_ruleset("four-rounds").with_overrides({"rounds": 1000})
+    card = ScoreCard(rules=rules, sides=(CardSide("Us"), CardSide("Them")))
+    with pytest.raises(TooManyPages) as caught:
+        build_score_card(card)
+    assert str(caught.value) == "A score sheet prints at most 60 rounds; this one would have 1,000."
+
+
+def test_no_pdf_runs_past_the_most_pages(monkeypatch):
+    monkeypatch.setattr(base, "PAGES_MAX", 3)
+    rules = engine.get_ruleset("four-rounds").with_overrides({"rounds": 20})
+    sides = tuple(CardSide(f"Side {n}") for n in range(6))
+    with pytest.raises(TooManyPages) as caught:
+        build_score_card(ScoreCard(rules=rules, sides=sides))
+    assert str(caught.value) == "This PDF would run past 3 pages, the most we print in one file."
