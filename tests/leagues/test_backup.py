@@ -132,8 +132,12 @@ def test_export_then_import_into_an_empty_database_gives_the_same_pages_and_pdfs
     assert len(before) == 2 * 4 + 3 * 3 + 3 * 2 + (16 + 6) + 11 * 4
 
     wipe()
-    # The ladder's three Riverside members come back as the same players, not as copies.
-    restored = [backup.league_import(data) for data in exports]
+    # The ladder's three Riverside members come back as the same players, not as copies, where
+    # the operator says that the ladder shares them with Riverside.
+    restored = [
+        backup.league_import(exports[0]),
+        backup.league_import(exports[1], share_players_with=[demo.RIVERSIDE]),
+    ]
 
     assert [league.slug for league in restored] == slugs
     assert row_counts() == counts
@@ -170,9 +174,9 @@ def test_the_commands_round_trip_through_a_file(demo_leagues, tmp_path):
 
     wipe()
     imported = []
-    for path in paths:
+    for path, shared in zip(paths, [[], [demo.RIVERSIDE]], strict=True):
         out = StringIO()
-        call_command("import_league", str(path), stdout=out)
+        call_command("import_league", str(path), share_players_with=shared, stdout=out)
         imported.append(out.getvalue())
 
     assert imported == [
@@ -317,7 +321,9 @@ def test_the_commands_name_what_is_wrong(tmp_path):
     broken.write_text('{"format": ', encoding="utf-8")
     with pytest.raises(CommandError) as error:
         call_command("import_league", str(broken), stdout=StringIO())
-    assert str(error.value) == (f"{broken}: not valid JSON (Expecting value at line 1, column 12).")
+    assert str(error.value) == (
+        f"{broken} is not a league export: line 1, column 12: Expecting value."
+    )
 
     other = tmp_path / "other.json"
     other.write_text("[1, 2]", encoding="utf-8")
