@@ -10,7 +10,8 @@ view with RequestFactory, the rest through the builders on plain data.
 - the widest blank sheet allowed: 20 rounds (the house-rule bound) and 6 columns;
 - the longest score card allowed: 60 rounds played (ROUNDS_PRINTED_MAX) by 6 sides;
 - a 50-table club-night pack, each sheet a Ten Thousand game with its QR code;
-- a 50-table pack of 20-round sheets, refused as it runs past PAGES_MAX pages.
+- a 50-table pack of 20-round sheets, refused from one table's sheet as it would run past
+  PAGES_MAX pages.
 
 --smoke builds each once with 5 tables, to check that the script runs.
 """
@@ -147,7 +148,7 @@ def main() -> None:
     if not args.smoke:
         cases.append(
             (
-                f"club-night pack, {tables} tables of 20 rounds (refused at the page bound)",
+                f"club-night pack, {tables} tables of 20 rounds (refused from one sheet)",
                 refused(lambda: build_night_pack(pack(tables, twenty))),
             )
         )

@@ -111,6 +111,18 @@ def render(
     landscape: bool = False,
 ) -> bytes:
     """Lay the flowables out on pages of the given paper and return the PDF file."""
+    return _laid_out(story, paper, title, footer, author, landscape)[0]
+
+
+def page_count(story: Sequence[Flowable], *, paper: str, landscape: bool = False) -> int:
+    """How many pages the flowables fill (laid out and thrown away), to refuse a long file
+    before paying for all of it."""
+    return _laid_out(story, paper, "", "", "", landscape)[1]
+
+
+def _laid_out(
+    story: Sequence[Flowable], paper: str, title: str, footer: str, author: str, landscape: bool
+) -> tuple[bytes, int]:
     size = page_size(paper, landscape=landscape)
     buffer = io.BytesIO()
 
@@ -144,4 +156,4 @@ def render(
     except TooManyPages:
         # ReportLab prefixes the message with where it was raised; the reader needs only why.
         raise TooManyPages() from None
-    return buffer.getvalue()
+    return buffer.getvalue(), document.page

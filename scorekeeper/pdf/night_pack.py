@@ -19,11 +19,14 @@ from scorekeeper.pdf.base import (
     CELL,
     CELL_BOLD,
     HEADING,
+    PAGES_MAX,
     RULE,
     SHADE,
     SMALL,
     TITLE,
+    TooManyPages,
     frame_width,
+    page_count,
     render,
     style,
     text,
@@ -168,6 +171,16 @@ def _table_page(table: PackTable, paper: str) -> list[Flowable]:
 
 def build_night_pack(pack: NightPack, *, paper: str = "a4") -> bytes:
     """The night's pack as a PDF file: the cover, then a page (or more) per table."""
+    if pack.tables:
+        # Every table's sheet has the night's rules, so one sheet's pages tell the whole
+        # pack's length; a pack too long is refused at the cost of one sheet, not of 120 pages.
+        per_table = page_count(_table_page(pack.tables[0], paper)[1:], paper=paper)
+        pages = 1 + per_table * len(pack.tables)
+        if pages > PAGES_MAX:
+            raise TooManyPages(
+                f"This club night's pack would run to about {pages:,} pages, more than the "
+                f"{PAGES_MAX} we print in one file; print each table's sheet from its game page."
+            )
     story = _cover(pack, frame_width(paper))
     for table in pack.tables:
         story.extend(_table_page(table, paper))

@@ -4,7 +4,11 @@ then each table's sheet on a page of its own."""
 import datetime
 import re
 
+import pytest
+
 from scorekeeper import engine
+from scorekeeper.pdf import night_pack
+from scorekeeper.pdf.base import TooManyPages
 from scorekeeper.pdf.night_pack import NightPack, PackTable, build_night_pack
 from scorekeeper.pdf.score_card import CardSide, ScoreCard
 from tests.pdftext import pdf_pages, pdf_words
@@ -122,3 +126,28 @@ def test_names_are_printed_as_text_never_as_markup():
     assert "1 <b>Ann</b> Bob & <i>Co</i> <b>Ann</b>, Bob & <i>Co</i> <b>Ann</b> deals first." in (
         words
     )
+
+
+def test_a_pack_too_long_is_refused_from_one_tables_sheet(monkeypatch):
+    laid_out = []
+    real_page_count = night_pack.page_count
+    monkeypatch.setattr(
+        night_pack,
+        "page_count",
+        lambda story, **kw: laid_out.append(kw) or real_page_count(story, **kw),
+    )
+    monkeypatch.setattr(night_pack, "render", lambda *a, **kw: pytest.fail("laid the pack out"))
+    rules = engine.get_ruleset("ten-thousand").with_overrides({"rounds": 20, "target_score": None})
+    sides = TABLES[0].sides
+    tables = tuple(
+        PackTable(n, sides, TABLES[0].seats, ScoreCard(rules, sides)) for n in range(1, 51)
+    )
+
+    with pytest.raises(TooManyPages) as caught:
+        build_night_pack(pack(tables=tables))
+
+    assert str(caught.value) == (
+        "This club night's pack would run to about 201 pages, more than the 120 we print in one "
+        "file; print each table's sheet from its game page."
+    )
+    assert laid_out == [{"paper": "a4"}]
