@@ -1,11 +1,12 @@
 """Concurrent round saves on the embedded default: an SQLite file, as `make run` uses.
 
-Usage: .venv/bin/python bench/sqlite_writers.py [trials]
+Usage: .venv/bin/python bench/sqlite_writers.py [trials] [--smoke]
 Runs on a throwaway SQLite file (never DATABASE_URL: the figure is about SQLite). Prints, for
 each scenario, how many saves were stored out of how many were tried and what the others got:
 - ten games, each saving a round through `round_record` at the same moment, three rounds over;
 - ten phones on ten tables posting the round form at the same moment (the whole request);
 - two phones on two tables posting within a tenth of a second of each other, `trials` times.
+It exits 1 when any save was not stored; --smoke runs the two-phone scenarios twice each.
 """
 
 import logging
@@ -82,7 +83,12 @@ def phones(started: list[Game]) -> list[Client]:
     return clients
 
 
+LOST: list[str] = []
+
+
 def report(title: str, tried: int, stored: int, outcomes: Counter) -> None:
+    if stored != tried:
+        LOST.append(title)
     print(f"{title}: {stored}/{tried} stored, {tried - stored}/{tried} failed")
     for outcome, count in outcomes.most_common():
         print(f"    {count:3} x {outcome}")
@@ -145,4 +151,7 @@ def main(trials: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
+    args = [arg for arg in sys.argv[1:] if arg != "--smoke"]
+    main(2 if "--smoke" in sys.argv else int(args[0]) if args else 10)
+    if LOST:
+        sys.exit(f"Saves were lost in: {'; '.join(LOST)}")
