@@ -5,6 +5,7 @@ only from this site; and it needs no script, so the code shows with JavaScript o
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from django.utils.safestring import SafeString, mark_safe
@@ -23,6 +24,9 @@ class ShareLink:
     qr: SafeString
 
 
+# A game's links never change, and encoding one takes segno about 10 ms, more than the rest of
+# the page: each process keeps the codes of the pages it served last.
+@lru_cache(maxsize=512)
 def qr_svg(url: str, label: str) -> SafeString:
     """`url` as a QR code: an <svg> element that screen readers name `label`."""
     code = segno.make_qr(url, error=QR_ERROR)

@@ -49,6 +49,13 @@ def test_a_long_game_labels_every_few_rounds_and_a_flat_start_still_has_a_scale(
     assert labels(flat.y_ticks) == ["0", "20", "40", "60", "80", "100"]
 
 
+def test_small_decimal_values_such_as_ratings_get_decimal_ticks():
+    chart = running_totals_chart(["Rating"], [[0.1], [0.3]])
+
+    assert labels(chart.y_ticks) == ["0", "0.1", "0.2", "0.3"]
+    assert labels(chart.x_ticks) == ["1", "2"]
+
+
 def chart_svg(html: str) -> str:
     return re.search(r'<svg class="chart".*?</svg>', html, re.S).group(0)
 

@@ -134,3 +134,20 @@ def test_the_qr_codes_on_the_page_read_back_as_its_addresses(who, request, start
 
     assert read == addresses
     assert len(read) == (2 if who == "scorer" else 1)
+
+
+def test_a_page_seen_again_does_not_encode_its_qr_codes_again(scorer, start_game, monkeypatch):
+    url = start_game("baskets")
+    qr_svg.cache_clear()
+    encoded = []
+    make_qr = segno.make_qr
+    monkeypatch.setattr(
+        segno, "make_qr", lambda *a, **kw: encoded.append(a[0]) or make_qr(*a, **kw)
+    )
+
+    scorer.get(url)
+    first = len(encoded)
+    scorer.get(url)
+    scorer.get(url)
+
+    assert (first, len(encoded)) == (2, 2)
