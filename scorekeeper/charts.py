@@ -1,8 +1,14 @@
 """A line chart of running totals, drawn as SVG on the server (no chart library to ship)."""
 
+import math
 from dataclasses import dataclass
 
-WIDTH, HEIGHT, PAD = 320, 180, 28
+WIDTH, HEIGHT = 320, 200
+# Room for the points labels on the left ("−10,000" at 11 px), the round numbers below and the
+# axis title above; the right edge only keeps the last point's dot inside the box.
+LEFT, RIGHT, TOP, BOTTOM = 48, 8, 24, 26
+# About this many labelled ticks up the side and along the bottom: readable at 360 px wide.
+Y_TICKS, X_TICKS = 5, 8
 
 
 @dataclass(frozen=True)
@@ -15,6 +21,12 @@ class Series:
 
 
 @dataclass(frozen=True)
+class Tick:
+    at: float  # the y (or x) of the tick in the chart's box
+    label: str
+
+
+@dataclass(frozen=True)
 class Chart:
     width: int
     height: int
@@ -23,22 +35,54 @@ class Chart:
     top_label: int
     bottom_label: int
     rounds: int
+    left: int = LEFT
+    right: int = WIDTH - RIGHT
+    top: int = TOP
+    bottom: int = HEIGHT - BOTTOM
+    y_ticks: tuple[Tick, ...] = ()
+    x_ticks: tuple[Tick, ...] = ()
+    target: Tick | None = None
 
 
-def running_totals_chart(names: list[str], totals_by_round: list[list[int]]) -> Chart | None:
-    """Scale each side's running totals (with a 0 before round 1) into the chart box."""
+def _label(value: float) -> str:
+    text = f"{int(value):,}" if value == int(value) else f"{value:,.10g}"
+    # A typographic minus, as the scoreboard's signed points have.
+    return text.replace("-", "−")
+
+
+def nice_step(span: float, count: int) -> float:
+    """The round step (1, 2, 2.5 or 5 times a power of ten) that cuts `span` into at most
+    `count` parts."""
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+
+
+def running_totals_chart(
+    names: list[str], totals_by_round: list[list[int]], *, target: int | None = None
+) -> Chart | None:
+    """Scale each side's running totals (with a 0 before round 1) into the chart box, with
+    labelled ticks on both axes and, in a game to a target, the target's line."""
     if not totals_by_round:
         return None
     values = [0, *(v for row in totals_by_round for v in row)]
-    low, high = min(values), max(values)
-    span = (high - low) or 1
+    high, low = max(values), min(values)
+    # The scale reaches the target, so the lines show how far each side still has to go.
+    top = high if target is None else max(high, target)
+    if top == low:
+        # Nothing but zeros yet: a scale of 0 to 100 keeps the flat lines at the bottom.
+        top = low + 100
+    step = nice_step(top - low, Y_TICKS)
+    floor = math.floor(low / step) * step
+    ceiling = math.ceil(top / step) * step
     steps = len(totals_by_round)
 
-    def x(step: int) -> float:
-        return round(PAD + (WIDTH - 2 * PAD) * step / steps, 1)
+    def x(step_number: int) -> float:
+        return round(LEFT + (WIDTH - LEFT - RIGHT) * step_number / steps, 1)
 
-    def y(value: int) -> float:
-        return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (value - low) / span, 1)
+    def y(value: float) -> float:
+        plot = HEIGHT - TOP - BOTTOM
+        return round(HEIGHT - BOTTOM - plot * (value - floor) / (ceiling - floor), 1)
 
     series = []
     for index, name in enumerate(names):
@@ -52,4 +96,19 @@ def running_totals_chart(names: list[str], totals_by_round: list[list[int]]) -> 
                 line[-1][1],
             )
         )
-    return Chart(WIDTH, HEIGHT, series, y(0), high, low, steps)
+    count = round((ceiling - floor) / step)
+    y_ticks = tuple(Tick(y(floor + i * step), _label(floor + i * step)) for i in range(count + 1))
+    every = 1 if steps <= X_TICKS else math.ceil(nice_step(steps, X_TICKS))
+    x_ticks = tuple(Tick(x(r), str(r)) for r in range(every, steps + 1, every))
+    return Chart(
+        WIDTH,
+        HEIGHT,
+        series,
+        y(0),
+        high,
+        low,
+        steps,
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        target=None if target is None else Tick(y(target), _label(target)),
+    )

@@ -1,4 +1,5 @@
-"""Words and numbers about a rule set for people: the rules picker's key numbers."""
+"""Words and numbers about a rule set for people: the rules picker's key numbers, what a side
+needs to win."""
 
 from dataclasses import dataclass
 
@@ -22,6 +23,20 @@ def end_condition(rules: engine.RuleSet) -> str:
     if rules.target_score is not None:
         return f"First to {_n(rules.target_score)}, highest total wins"
     return "When you end it, highest total wins"
+
+
+def to_win(rules: engine.RuleSet, names: list[str], totals: list[int]) -> list[str]:
+    """`Ann needs 2,345 more to win (target 10,000)` for each side, in a game to a target."""
+    target = rules.target_score
+    if target is None:
+        return []
+    return [
+        f"{name} needs {_n(target - total)} more to win (target {_n(target)})"
+        if total < target
+        # Only while leaders are tied at or past the target, who then play on.
+        else f"{name} has reached the target ({_n(target)}): the highest total wins"
+        for name, total in zip(names, totals, strict=True)
+    ]
 
 
 def opening_meld(rules: engine.RuleSet) -> str:

@@ -15,9 +15,10 @@ from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
-from scorekeeper.presenters import end_condition
+from scorekeeper.presenters import end_condition, to_win
 from scorekeeper.scoring import preview_round, round_errors
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
+from scorekeeper.sharing import share_links
 
 logger = logging.getLogger(__name__)
 
@@ -131,20 +132,27 @@ def _scorer_or_403(request: HttpRequest, game: Game) -> None:
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
     view = game_view(game)
+    names = [side.name for side in view.sides]
     chart = running_totals_chart(
-        [side.name for side in view.sides],
+        names,
         [[score.running_total for score in scores] for _, scores in view.rows],
+        target=view.rules.target_score,
     )
+    scorer = can_score(request, game)
+    scorer_url = reverse("game_join", args=[game.public_id, game.scorer_token])
     context = {
         "view": view,
         "game": game,
         "chart": chart,
         "end_text": end_condition(view.rules),
-        "can_score": can_score(request, game),
-        "scorer_link": request.build_absolute_uri(
-            reverse("game_join", args=[game.public_id, game.scorer_token])
+        "to_win": [] if game.finished else to_win(view.rules, names, view.totals),
+        "can_score": scorer,
+        # The scorer link (and its QR code) only for those who may score: anyone else gets
+        # the read-only link, which is this page's own address.
+        "share_links": share_links(
+            scorer_url=request.build_absolute_uri(scorer_url) if scorer else None,
+            viewer_url=request.build_absolute_uri(reverse("game_detail", args=[game.public_id])),
         ),
-        "viewer_link": request.build_absolute_uri(reverse("game_detail", args=[game.public_id])),
         "papers": documents.paper_choices(request),
     }
     return render(request, "scorekeeper/game_detail.html", context)

@@ -222,7 +222,7 @@ def test_a_club_night_is_seated_scored_at_two_tables_at_once_and_followed_live(
         f"Thursday Club · club night of {day}, table 2"
     )
     journey.check(page, "game-before-scoring")
-    scorer_link = page.get_by_label("Scorer link (lets another phone score)").input_value()
+    scorer_link = page.locator("a#scorer-link").get_attribute("href")
 
     # A spectator keeps the night's page open on a phone, signed out, with a clock the test
     # can wind on: the page asks for fresh results every 15 seconds.

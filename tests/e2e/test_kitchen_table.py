@@ -135,7 +135,8 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
     journey.check(page, "round-1-breakdown")
     page.get_by_role("button", name="Save round 1").click()
 
-    expect(page.get_by_role("status")).to_contain_text("Round 1 saved.")
+    # The messages line, not the Share section's Copy status.
+    expect(page.get_by_role("status").filter(has_text="Round 1 saved.")).to_be_visible()
     expect_totals(page, "2000", "520")
     expect(next_round).to_contain_text("Zoë deals.")
     expect(page.locator("ul.meld-needs")).to_have_text(
@@ -362,7 +363,8 @@ def test_a_round_is_entered_and_corrected_with_javascript_off(new_context, journ
 
     zoe.get_by_label("Points of cards laid down", exact=True).fill("350")
     page.get_by_role("button", name="Save round 1").click()
-    expect(page.get_by_role("status")).to_contain_text("Round 1 saved.")
+    # The messages line, not the Share section's Copy status.
+    expect(page.get_by_role("status").filter(has_text="Round 1 saved.")).to_be_visible()
     # Ann's counted cards (10 kings, 4 queens and 7 eights: 210) stood in for her melded points.
     expect_totals(page, "1960", "650")
     journey.check(page, "after-round-1", axe=False)
