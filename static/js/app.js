@@ -16,9 +16,11 @@ document.addEventListener("click", (event) => {
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
 
+// Keep editing (or Escape) takes the question away with its Yes button, so that Enter in a
+// field cannot confirm totals the player has not seen; Save asks again.
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-close-dialog]");
-  if (button) button.closest("dialog").close();
+  if (button) button.closest("dialog").remove();
 });
 
 // The start form: names this phone used last stand in for "Player 1", "Player 2"...
@@ -62,6 +64,7 @@ function onLoad() {
   if (question && question.showModal) {
     question.close();
     question.showModal();
+    question.addEventListener("cancel", () => question.remove());
   }
   // A refused Save: the first field with an error, in view and focused (autofocus may have
   // run before the layout settled).

@@ -159,9 +159,14 @@ def test_a_correction_asks_in_a_dialog(page: Page, journey):
     assert in_view(page, "dialog.confirm-box")
     for_docs(page, journey, "confirm-dialog", "confirm-dialog-360", full_page=False)
 
-    # Keep editing closes it; Save asks again; Yes saves.
+    # Keep editing takes the question away (Enter in a field cannot confirm it); Save asks
+    # again; Yes saves.
     dialog.get_by_role("button", name="Keep editing").click()
-    expect(dialog).to_be_hidden()
+    expect(page.locator("dialog")).to_have_count(0)
+    zoe.get_by_label("Points of cards laid down", exact=True).press("Enter")
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog")).to_have_count(0)
     page.get_by_role("button", name="Save correction").click()
     page.get_by_role("button", name="Yes, save the correction").click()
     expect(page.get_by_role("status")).to_contain_text("Round 1 corrected.")
