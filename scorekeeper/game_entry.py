@@ -68,6 +68,8 @@ class PlayerSlot:
     key: str
     seat: str
     value: str
+    # What the name is until someone types one: "Player 1", "Player 2" round the table.
+    default: str = ""
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,10 @@ def overrides_from(rules: engine.RuleSet, data: Mapping[str, str]) -> dict[str, 
     return overrides
 
 
+# A team game starts with teams of two; a third player is typed in.
+DEFAULT_TEAM_SIZE = 2
+
+
 def team_size(rules: engine.RuleSet) -> int:
     return 1 if rules.words["side"] == "player" else 3
 
@@ -241,6 +247,14 @@ def at_slots(errors: list[engine.FieldError], slots: list[int]) -> list[engine.F
     return moved
 
 
+def default_name(rules: engine.RuleSet, side: int, place: int) -> str:
+    """The name a seat has until one is typed: the sides a game needs are filled, numbered in
+    seating order (a team's first players, then its second ones), so Start works at once."""
+    if side >= rules.min_sides or place >= DEFAULT_TEAM_SIZE:
+        return ""
+    return f"Player {place * rules.min_sides + side + 1}"
+
+
 def build(
     rules: engine.RuleSet,
     data: Mapping[str, str],
@@ -294,7 +308,8 @@ def build(
                 PlayerSlot(
                     f"side{index}-player{p}",
                     f"{index}-{p}",
-                    data.get(f"side{index}-player{p}", ""),
+                    data.get(f"side{index}-player{p}", default_name(rules, index, p)),
+                    default_name(rules, index, p),
                 )
                 for p in range(width)
             ),

@@ -102,19 +102,40 @@ class RoundForm:
             out.extend((book.points_key, book.errors) for book in block.open_books)
         return out
 
+    def errors_in_page_order(self) -> list[tuple[str | None, tuple[str, ...]]]:
+        """Every error slot with errors, in the order the page shows them, each with the id of
+        the field to focus for it (None for the form's own errors, shown at its top)."""
+        out: list[tuple[str | None, tuple[str, ...]]] = [(None, self.errors)]
+        if self.blocks:
+            out.append((f"went_out-{self.blocks[0].went_out_value}", self.went_out_errors))
+        for block in self.blocks:
+            first = block.canastas[0].key if block.canastas else block.melded.points.key
+            flags = [f for f in block.before_piles if f.kind == "flag"]
+            counts = [f for f in block.before_piles if f.kind != "flag"]
+            out.append((first, block.errors))
+            out.extend((f.key, f.errors) for f in (*flags, *block.canastas))
+            out.append((first, block.canastas_errors))
+            out.extend((f.key, f.errors) for f in counts)
+            for pile in (block.melded, block.hand):
+                out.append((pile.points.key, pile.points.errors))
+                out.append((pile.cards[0].key if pile.cards else pile.points.key, pile.errors))
+                out.extend((card.key, card.errors) for card in pile.cards)
+            out.extend((f.key, f.errors) for f in block.after_piles)
+            out.extend((book.points_key, book.errors) for book in block.open_books)
+        return [(key, errors) for key, errors in out if errors]
+
+    @property
+    def error_count(self) -> int:
+        return len(self.errors_in_page_order())
+
+    @property
+    def focus(self) -> str | None:
+        """The field a refused Save focuses: the first one with an error."""
+        return next((key for key, _ in self.errors_in_page_order() if key), None)
+
     @property
     def has_errors(self) -> bool:
-        return bool(self.went_out_errors or self.errors) or any(
-            block.errors
-            or block.canastas_errors
-            or any(f.errors for f in (*block.canastas, *block.before_piles, *block.after_piles))
-            or any(f.errors for f in (block.melded.points, block.hand.points))
-            or block.melded.errors
-            or block.hand.errors
-            or any(card.errors for card in (*block.melded.cards, *block.hand.cards))
-            or any(book.errors for book in block.open_books)
-            for block in self.blocks
-        )
+        return bool(self.errors_in_page_order())
 
 
 def posted_round_number(data: Mapping[str, str]) -> int | None:

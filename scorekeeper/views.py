@@ -2,7 +2,7 @@ import logging
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError, OperationalError, connection
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -10,13 +10,12 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import busy, documents, engine, game_entry, round_entry, services
+from scorekeeper import documents, engine, game_entry, round_entry, round_page, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
 from scorekeeper.presenters import end_condition, to_win
-from scorekeeper.scoring import preview_round, round_errors
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 from scorekeeper.sharing import share_links
 
@@ -172,83 +171,64 @@ def game_score_card(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
-    """The round form for a new round or a correction: GET shows it, an htmx POST previews the
-    round without saving, a plain POST saves it (post/redirect/get)."""
+    """The round form for a new round or a correction: GET shows it, a POST goes to
+    round_page.round_post (htmx previews, a plain post saves; post/redirect/get)."""
     view = game_view(game)
     editing = number <= len(view.rounds)
     stored = view.rounds[number - 1] if editing else None
-    rules, sides = view.rules, view.sides
-    dealer = dealer_for(game, sides, number).side_index
-    preview = status = None
-    status_code = 200
-    counted: dict[str, int] = {}
+    dealer = dealer_for(game, view.sides, number)
     if request.method == "GET":
-        data = round_entry.values_from_entry(rules, stored.ended_by, stored.entry) if stored else {}
-        form = round_entry.build(rules, sides, data, dealer)
+        data = (
+            round_entry.values_from_entry(view.rules, stored.ended_by, stored.entry)
+            if stored
+            else {}
+        )
+        outcome = round_page.RoundPost(
+            kind=round_page.FORM,
+            form=round_entry.build(view.rules, view.sides, data, dealer.side_index),
+        )
     else:
         _scorer_or_403(request, game)
-        ended_by, entry, problems = round_entry.parse(rules, sides, request.POST, dealer)
-        status, errors = preview_round(game, sides, view.rounds, number, ended_by, entry)
-        preview = status.rounds[number - 1] if status else None
-        errors = [*problems, *errors]
-        confirming = editing and not request.POST.get("confirm")
-        if not request.htmx and not errors and not confirming:
-            try:
-                if editing:
-                    services.round_update(
-                        game=game,
-                        number=number,
-                        ended_by=ended_by,
-                        entry=entry,
-                        user=request.user,
-                        version=request.POST.get("round_version") or None,
-                    )
-                else:
-                    services.round_record(
-                        game=game, number=number, ended_by=ended_by, entry=entry, user=request.user
-                    )
-            except services.Conflict as conflict:
-                return _conflict(request, game, conflict, editing=editing)
-            except engine.RoundError as error:
-                errors = round_errors(error, number)
-            except OperationalError as error:
-                if not busy.is_busy(error):
-                    raise
-                # Rolled back: the same form, as typed, to send again.
-                status_code = 503
-                errors = [engine.FieldError("", busy.BUSY)]
-            else:
-                messages.success(request, f"Round {number} {'corrected' if editing else 'saved'}.")
-                return redirect("game_detail", public_id=game.public_id)
-        if errors and status_code != 503:
-            preview = None
-        counted = round_entry.counted_points(rules, entry)
-        form = round_entry.build(rules, sides, request.POST, dealer, errors, counted)
+        outcome = round_page.round_post(
+            game=game,
+            view=view,
+            number=number,
+            dealer=dealer.side_index,
+            data=request.POST,
+            htmx=bool(request.htmx),
+            user=request.user,
+        )
+        if outcome.kind == round_page.SAVED:
+            messages.success(request, outcome.message)
+            return redirect("game_detail", public_id=game.public_id)
+        if outcome.kind == round_page.CONFLICT:
+            return _conflict(request, game, outcome.conflict, editing=editing)
     context = {
         "view": view,
         "game": game,
-        "form": form,
+        "form": outcome.form,
         "number": number,
         "editing": editing,
-        "dealer": dealer_for(game, sides, number),
-        "meld": [rules.opening_meld_for(number, total) for total in _totals_before(view, number)],
-        "preview": preview,
-        "confirm": request.method == "POST" and editing and preview is not None,
+        "dealer": dealer,
+        "meld": [
+            view.rules.opening_meld_for(number, total) for total in _totals_before(view, number)
+        ],
+        "preview": outcome.preview,
+        "confirm": outcome.confirm,
         "totals_now": view.totals,
-        "new_totals": status.totals if preview is not None else {},
+        "new_totals": outcome.new_totals,
         "can_score": can_score(request, game),
         # The version the correction was opened on travels with the form until it is saved.
         "round_version": request.POST.get("round_version", "")
         if request.method == "POST"
         else (stored.version if stored else ""),
     }
-    if request.htmx:
-        context["error_slots"] = form.slots()
-        context["counted_values"] = sorted(counted.items())
     template = "scorekeeper/round_form.html"
     if request.htmx:
+        context["error_slots"] = outcome.form.slots()
+        context["counted_values"] = sorted(outcome.counted.items())
         template += "#preview"
-    return render(request, template, context, status=status_code)
+    return render(request, template, context, status=outcome.status_code)
 
 
 def _already_saved(request: HttpRequest, game: Game, number: int) -> HttpResponse:

@@ -1,3 +1,7 @@
+// Without this script the steppers are hidden (the fields are typed) and the correction's
+// question stands at the top of the page; with it the steppers show and the question is a dialog.
+document.documentElement.classList.add("js");
+
 // Steppers: + and - beside a number field. The server does every sum; this only moves a count.
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button[data-step]");
@@ -61,3 +65,67 @@ document.addEventListener("click", async (event) => {
     }
   }
 });
+// Keep editing (or Escape) takes the question away with its Yes button, so that Enter in a
+// field cannot confirm totals the player has not seen; Save asks again.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-close-dialog]");
+  if (button) button.closest("dialog").remove();
+});
+
+// The start form: names this phone used last stand in for "Player 1", "Player 2"...
+const NAMES = "scorekeeper-names";
+function rememberedNames() {
+  try {
+    return JSON.parse(localStorage.getItem(NAMES) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+document.addEventListener("submit", (event) => {
+  const inputs = event.target.querySelectorAll("input[data-default-name]");
+  if (!inputs.length) return;
+  const names = rememberedNames();
+  for (const input of inputs) {
+    if (input.value.trim()) names[input.name] = input.value.trim();
+  }
+  try {
+    localStorage.setItem(NAMES, JSON.stringify(names));
+  } catch {
+    // Private browsing may refuse storage: the defaults still work.
+  }
+});
+
+// A default name is selected when tapped, so typing replaces it.
+document.addEventListener("focusin", (event) => {
+  const input = event.target.closest("input[data-default-name]");
+  if (input && input.value === input.dataset.defaultName) input.select();
+});
+
+function onLoad() {
+  const names = rememberedNames();
+  for (const input of document.querySelectorAll("input[data-default-name]")) {
+    const name = names[input.name];
+    if (name && input.value === input.dataset.defaultName) input.value = name;
+  }
+  // The correction's question, asked in a dialog in front of the form.
+  const question = document.querySelector("dialog.confirm-box[open]");
+  if (question && question.showModal) {
+    question.close();
+    question.showModal();
+    question.addEventListener("cancel", () => question.remove());
+  }
+  // A refused Save: the first field with an error, in view and focused (autofocus may have
+  // run before the layout settled).
+  const first = document.querySelector(".round-form [autofocus]");
+  if (first && !question) {
+    first.scrollIntoView({ block: "center" });
+    first.focus();
+  }
+}
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", onLoad);
+} else {
+  onLoad();
+}

@@ -27,7 +27,7 @@ def count_cards(block: Locator, pile: str, taps: dict[str, int], typed: dict[str
     helper = block.locator("details.count-cards").filter(
         has=block.page.locator(f"input[id$='-{pile}_cards-A']")
     )
-    helper.get_by_text("Count cards instead").click()
+    helper.get_by_text("Count cards", exact=True).click()
     for rank, times in taps.items():
         for _ in range(times):
             helper.get_by_role("button", name=f"{rank}: one more", exact=True).click()
@@ -347,7 +347,7 @@ def test_a_round_is_entered_and_corrected_with_javascript_off(new_context, journ
     page.get_by_label("Ann went out").check()
     ann, zoe = side(page, "Ann"), side(page, "Zoë")
     ann.get_by_label("Wicker baskets", exact=True).fill("3")
-    ann.get_by_text("Count cards instead").first.click()
+    ann.get_by_text("Count cards", exact=True).first.click()
     ann.get_by_label(re.compile(r"^K \(")).first.fill("10")
     ann.get_by_label(re.compile(r"^Q \(")).first.fill("4")
     ann.get_by_label(re.compile(r"^8 \(")).first.fill("7")

@@ -512,5 +512,81 @@ def test_a_correction_asks_first_showing_the_totals_before_and_after(scorer, sta
         "The game's totals go from Ann 2350, Bob 725 to Ann 2350, Bob 825. "
         "The history keeps the old round."
     ) in text.replace("&#x27;", "'")
-    assert '<button class="button big" type="submit" name="confirm" value="1">' in text
+    # At the top of the form (in view without JavaScript), its Yes button focused.
+    confirm = text.index(
+        '<button class="button big" type="submit" name="confirm" value="1" autofocus>'
+    )
+    assert text.index('<dialog open class="confirm-box"') < confirm < text.index('name="went_out"')
     assert GameEvent.objects.filter(kind="round_changed").count() == 0
+
+
+def name_values(html: str) -> dict[str, str]:
+    return dict(re.findall(r'name="(side\d-player\d)" value="([^"]*)"', html))
+
+
+def test_the_start_form_names_the_players_it_needs_until_names_are_typed(client, db):
+    before = name_values(client.get("/games/new/baskets/").content.decode())
+    assert before == {"side0-player0": "Player 1", "side1-player0": "Player 2"}
+    # Teams of two, numbered round the table: Player 1 and 3 sit on one team.
+    teams = name_values(client.get("/games/new/four-rounds/").content.decode())
+    assert teams == {
+        "side0-player0": "Player 1",
+        "side0-player1": "Player 3",
+        "side0-player2": "",
+        "side1-player0": "Player 2",
+        "side1-player1": "Player 4",
+        "side1-player2": "",
+    }
+    # A name cleared on purpose stays cleared, with the error beside it.
+    refused = client.post(
+        "/games/new/baskets/", {"side0-player0": "Ann", "side1-player0": "", "first_dealer": "0-0"}
+    ).content.decode()
+    assert name_values(refused) == {"side0-player0": "Ann", "side1-player0": ""}
+    assert "Baskets needs at least 2 players; name 1 more." in refused
+
+
+def test_a_refused_save_focuses_its_first_error_and_sums_up_beside_save(scorer, start_game):
+    url = start_game("baskets")
+    rules = engine.RULESETS["baskets"]
+    data = {**round_form(rules), "s1-hand_points": "33"}
+    html = " ".join(scorer.post(url + "rounds/new/", data).content.decode().split())
+    assert re.findall(r"<input [^>]*autofocus[^>]*>", html) == [
+        '<input type="number" id="s1-hand_points" name="s1-hand_points" value="33" min="0" '
+        'step="5" inputmode="numeric" pattern="[0-9]*" placeholder="0" autofocus '
+        'aria-invalid="true" aria-describedby="err-s1-hand_points">'
+    ]
+    bar = html[html.index('<div class="save-bar">') :]
+    assert bar.startswith(
+        '<div class="save-bar"> <div id="save-summary" class="save-summary"> <p>'
+        '<a href="#s1-hand_points">Round 1 not saved yet: 1 field to fix, marked in red</a></p> '
+        '</div> <button class="button big" type="submit">Save round 1</button>'
+    ), bar[:400]
+    assert Round.objects.count() == 0
+    # Two errors: the first on the page is focused, and the count says two.
+    data["s0-melded_points"] = "1001"
+    html = " ".join(scorer.post(url + "rounds/new/", data).content.decode().split())
+    assert re.findall(r'id="([^"]+)"[^>]* autofocus', html) == ["s0-melded_points"]
+    assert "Round 1 not saved yet: 2 fields to fix, marked in red" in html
+
+
+def test_a_round_form_without_errors_focuses_nothing_and_sums_up_nothing(scorer, start_game):
+    url = start_game("baskets")
+    html = scorer.get(url + "rounds/new/").content.decode()
+    assert "autofocus" not in html
+    assert '<div id="save-summary" class="save-summary"></div>' in html
+
+
+def test_the_live_preview_keeps_the_summary_beside_save_up_to_date(scorer, start_game):
+    url = start_game("baskets")
+    data = {**round_form(engine.RULESETS["baskets"]), "s1-hand_points": "33"}
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    wrong = " ".join(scorer.post(url + "rounds/new/", data, **htmx).content.decode().split())
+    assert (
+        '<div id="save-summary" class="save-summary" hx-swap-oob="true"> <p>'
+        '<a href="#s1-hand_points">Round 1 not saved yet: 1 field to fix, marked in red</a></p> '
+        "</div>"
+    ) in wrong
+    data["s1-hand_points"] = "35"
+    right = scorer.post(url + "rounds/new/", data, **htmx).content.decode()
+    assert '<div id="save-summary" class="save-summary" hx-swap-oob="true"></div>' in right
+    assert Round.objects.count() == 0
