@@ -169,7 +169,7 @@ def test_a_correction_asks_in_a_dialog(page: Page, journey):
     expect(page.locator("dialog")).to_have_count(0)
     page.get_by_role("button", name="Save correction").click()
     page.get_by_role("button", name="Yes, save the correction").click()
-    expect(page.get_by_role("status")).to_contain_text("Round 1 corrected.")
+    expect(page.get_by_role("status").filter(has_text="Round 1 corrected.")).to_be_visible()
 
 
 def test_without_javascript_no_steppers_and_the_question_at_the_top(new_context, journey):
@@ -201,7 +201,7 @@ def test_without_javascript_no_steppers_and_the_question_at_the_top(new_context,
     journey.check(page, "refused-save", axe=False)
     zoe.get_by_label("Points left in hand", exact=True).fill("35")
     page.get_by_role("button", name="Save round 1").click()
-    expect(page.get_by_role("status")).to_contain_text("Round 1 saved.")
+    expect(page.get_by_role("status").filter(has_text="Round 1 saved.")).to_be_visible()
 
     page.goto(page.url + "rounds/1/edit/")
     zoe.get_by_label("Points of cards laid down", exact=True).fill("100")
@@ -215,4 +215,4 @@ def test_without_javascript_no_steppers_and_the_question_at_the_top(new_context,
     expect(page.get_by_role("button", name="Keep editing")).to_be_hidden()
     for_docs(page, journey, "confirm-no-js", "confirm-no-js-360", axe=False, full_page=False)
     page.get_by_role("button", name="Yes, save the correction").click()
-    expect(page.get_by_role("status")).to_contain_text("Round 1 corrected.")
+    expect(page.get_by_role("status").filter(has_text="Round 1 corrected.")).to_be_visible()
