@@ -3,16 +3,14 @@
 from dataclasses import dataclass
 
 from scorekeeper import engine
+from scorekeeper.formatting import number as _n
+from scorekeeper.formatting import signed
 
 
 @dataclass(frozen=True)
 class RulesCard:
     rules: engine.RuleSet
     facts: list[tuple[str, str]]
-
-
-def _n(value: int) -> str:
-    return f"{value:,}"
 
 
 def end_condition(rules: engine.RuleSet) -> str:
@@ -56,19 +54,19 @@ def rules_card(rules: engine.RuleSet) -> RulesCard:
         (
             "Going out",
             f"{rules.going_out_canastas} {words['canastas']} ({need}), "
-            f"+{_n(rules.going_out_bonus)}",
+            f"{signed(rules.going_out_bonus)}",
         ),
         ("Opening meld", opening_meld(rules)),
         ("Game ends", end_condition(rules)),
     ]
     if rules.cut_bonus:
-        facts.append(("Exact cut", f"+{_n(rules.cut_bonus)}"))
+        facts.append(("Exact cut", signed(rules.cut_bonus)))
     if rules.red_three_bonus:
         facts.append(
             (
                 "Red threes",
-                f"+{_n(rules.red_three_bonus)} laid down, "
-                f"-{_n(rules.red_three_in_hand_penalty)} in hand",
+                f"{signed(rules.red_three_bonus)} laid down, "
+                f"{signed(-rules.red_three_in_hand_penalty)} in hand",
             )
         )
     return RulesCard(rules, facts)

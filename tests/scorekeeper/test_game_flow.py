@@ -14,7 +14,8 @@ PRESETS = list(engine.RULESETS)
 
 def totals(scorer, url) -> list[int]:
     html = scorer.get(url).content.decode()
-    return [int(t) for t in re.findall(r'<td class="total">(-?\d+)</td>', html)]
+    found = re.findall(r'<td class="total">(−?[\d,]+)</td>', html)
+    return [int(t.replace(",", "").replace("−", "-")) for t in found]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -204,7 +205,7 @@ def test_live_preview_shows_breakdown_and_errors_and_saves_nothing(scorer, start
     data["s1-melded_points"] = "310"
     html = scorer.post(url + "rounds/new/", data, headers={"HX-Request": "true"}).content.decode()
     # Ann: 500 + 2 x 300 + 250 + 1000; Bob: 500 + 310 - 85.
-    assert "Totals after round 1: Ann <strong>2350</strong>, Bob <strong>725</strong>" in html
+    assert "Totals after round 1: Ann <strong>2,350</strong>, Bob <strong>725</strong>" in html
     assert (
         '<div id="err-s1-melded_points" class="errors" hx-swap-oob="true"></div>'
         in html.replace("\n", "")
@@ -434,7 +435,7 @@ def test_signed_in_user_claims_a_game_and_sees_it_under_my_games(scorer, start_g
         (
             "rule-going_out_bonus",
             "-5",
-            "The going-out bonus must be a whole number from 0 to 1,000,000, not -5.",
+            "The going-out bonus must be a whole number from 0 to 1,000,000, not −5.",
         ),
         (
             "rule-target_score",
@@ -509,7 +510,7 @@ def test_a_correction_asks_first_showing_the_totals_before_and_after(scorer, sta
     text = " ".join(html.decode().split())
 
     assert (
-        "The game's totals go from Ann 2350, Bob 725 to Ann 2350, Bob 825. "
+        "The game's totals go from Ann 2,350, Bob 725 to Ann 2,350, Bob 825. "
         "The history keeps the old round."
     ) in text.replace("&#x27;", "'")
     assert '<button class="button big" type="submit" name="confirm" value="1">' in text

@@ -341,7 +341,7 @@ OVERRIDE_ERRORS = {
         [
             (
                 "rules.overrides.going_out_bonus",
-                "The going-out bonus must be a whole number from 0 to 1,000,000, not -1.",
+                "The going-out bonus must be a whole number from 0 to 1,000,000, not −1.",
             )
         ],
     ),
@@ -468,7 +468,7 @@ OVERRIDE_ERRORS = {
                 "rules.overrides.going_out_minimum.natural",
                 "The number of natural canastas needed "
                 "to go out must be a whole number from "
-                "0 to 100, not -1.",
+                "0 to 100, not −1.",
             ),
             (
                 "rules.overrides.going_out_minimum.wild",
@@ -794,7 +794,7 @@ TABLE_ERRORS = {
             ),
             (
                 "rules.overrides.opening_meld",
-                "Each lowest score of an opening meld level must be between -100,000 and 100,000.",
+                "Each lowest score of an opening meld level must be between −100,000 and 100,000.",
             ),
             (
                 "rules.overrides.opening_meld",
