@@ -13,10 +13,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper import busy, documents, engine, game_entry, round_entry, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
+from scorekeeper.history import history_sentence
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
 from scorekeeper.presenters import end_condition
-from scorekeeper.scoring import preview_round, round_errors
+from scorekeeper.scoring import game_ruleset, preview_round, round_errors
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 
 logger = logging.getLogger(__name__)
@@ -459,9 +460,10 @@ def game_claim(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
+    rules, names = game_ruleset(game), [side.name for side in game.sides.all()]
     context = {
         "game": game,
-        "events": list(game_events(game)),
+        "events": [(event, history_sentence(event, rules, names)) for event in game_events(game)],
         "can_score": can_score(request, game),
         # A deleted round can come back only as the next round.
         "next_round": len(game.rounds.all()) + 1,
