@@ -16,7 +16,7 @@ from scorekeeper.charts import running_totals_chart
 from scorekeeper.history import history_sentence
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
-from scorekeeper.presenters import end_condition
+from scorekeeper.presenters import GameLine, end_condition, game_line
 from scorekeeper.scoring import game_ruleset, preview_round, round_errors
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 
@@ -39,13 +39,17 @@ LEAGUE_GAME_CLAIM = (
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    games = list(games_for(request)[:20])
+    games = _listed(games_for(request)[:20])
     return render(request, "scorekeeper/home.html", {"games": games})
 
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/game_list.html", {"games": list(games_for(request))})
+    return render(request, "scorekeeper/game_list.html", {"games": _listed(games_for(request))})
+
+
+def _listed(games) -> list[tuple[Game, GameLine]]:
+    return [(game, game_line(game, list(game.sides.all()), game.rounds_played)) for game in games]
 
 
 @require_GET
