@@ -373,7 +373,12 @@ def test_history_keeps_the_values_before_and_after_a_correction(scorer, start_ga
     assert event.before["entry"][1]["melded_points"] == 310
     assert event.after["entry"][1]["melded_points"] == 410
     html = scorer.get(url + "history/").content.decode()
-    assert "Round corrected: round 1" in html
+    totals = [event.before["totals"]["Bob"], event.after["totals"]["Bob"]]
+    assert totals[1] - totals[0] == 100
+    assert (
+        "Round 1 corrected: Bob&#x27;s points laid down 310 → 410; "
+        f"totals Ann {event.after['totals']['Ann']:,}, Bob {totals[0]:,} → {totals[1]:,}.</p>"
+    ) in html
 
 
 def test_another_phone_can_view_but_not_score_until_given_the_scorer_link(start_game, client):
