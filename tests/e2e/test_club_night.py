@@ -274,7 +274,7 @@ def test_a_club_night_is_seated_scored_at_two_tables_at_once_and_followed_live(
     ann_fin.get_by_label("Points of cards laid down", exact=True).fill("700")
     cat_hana.get_by_label("Points left in hand", exact=True).fill("95")
     ann_fin.get_by_label("Points left in hand", exact=True).fill("120")
-    step(cat_hana, "Red threes left in hand (-100 each)", 1)
+    step(cat_hana, "Red threes left in hand (−100 each)", 1)
 
     # Each breakdown adds the round up before it is saved.
     for scorer, table in ((eve, 1), (fin, 2)):

@@ -87,12 +87,15 @@ def test_no_page_of_a_whole_game_writes_a_hyphen_minus_or_a_json_word(whole_game
             "/games/",
         )
     }
+    services.game_end(game=game)
+    pages["finished game page"] = visible_text(client.get(base).content.decode())
     pdf = client.get(f"{base}score-card.pdf")
     pages["score card"] = pdf_text(b"".join(pdf.streaming_content))
 
     # The game has negative figures, so every page has a minus to write.
     assert "−500" in pages["score card"]
     assert "−500" in pages[base]
+    assert "Final score: Ann 2,470, Bob −1,500." in pages["finished game page"]
     assert "−20" in pages[f"{base}rounds/4/"]
     for name, text in pages.items():
         assert re.findall(r"-\d", text) == [], name
