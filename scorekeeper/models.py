@@ -12,8 +12,12 @@ def new_token() -> str:
 
 class GameQuerySet(models.QuerySet):
     def for_listing(self) -> "GameQuerySet":
-        """Games with their sides, unfinished first, newest first."""
-        return self.prefetch_related("sides").order_by("finished", "-updated_at")
+        """Games with their sides and rounds played, unfinished first, newest first."""
+        return (
+            self.prefetch_related("sides")
+            .annotate(rounds_played=models.Count("rounds", distinct=True))
+            .order_by("finished", "-updated_at")
+        )
 
 
 class Game(models.Model):

@@ -1,19 +1,18 @@
-"""Words and numbers about a rule set for people: the rules picker's key numbers, what a side
-needs to win."""
+"""Words and numbers for people: the rules picker's key numbers, what a side needs to win, a
+game on the games list."""
 
 from dataclasses import dataclass
 
 from scorekeeper import engine
+from scorekeeper.formatting import listing, number, rule_set_name, signed
+from scorekeeper.formatting import number as _n
+from scorekeeper.models import Game, Side
 
 
 @dataclass(frozen=True)
 class RulesCard:
     rules: engine.RuleSet
     facts: list[tuple[str, str]]
-
-
-def _n(value: int) -> str:
-    return f"{value:,}"
 
 
 def end_condition(rules: engine.RuleSet) -> str:
@@ -71,19 +70,57 @@ def rules_card(rules: engine.RuleSet) -> RulesCard:
         (
             "Going out",
             f"{rules.going_out_canastas} {words['canastas']} ({need}), "
-            f"+{_n(rules.going_out_bonus)}",
+            f"{signed(rules.going_out_bonus)}",
         ),
         ("Opening meld", opening_meld(rules)),
         ("Game ends", end_condition(rules)),
     ]
     if rules.cut_bonus:
-        facts.append(("Exact cut", f"+{_n(rules.cut_bonus)}"))
+        facts.append(("Exact cut", signed(rules.cut_bonus)))
     if rules.red_three_bonus:
         facts.append(
             (
                 "Red threes",
-                f"+{_n(rules.red_three_bonus)} laid down, "
-                f"-{_n(rules.red_three_in_hand_penalty)} in hand",
+                f"{signed(rules.red_three_bonus)} laid down, "
+                f"{signed(-rules.red_three_in_hand_penalty)} in hand",
             )
         )
     return RulesCard(rules, facts)
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """A game as the games list shows it: who plays, which rules, how far, the score."""
+
+    names: str
+    rules: str
+    stage: str
+    totals: str
+    standing: str
+
+
+def game_line(game: Game, sides: list[Side], rounds_played: int) -> GameLine:
+    """`Ann vs Bob`, `Baskets`, `Round 3`, `Ann 1,990 · Bob 625`, `Ann leads by 1,365`."""
+    rules = rule_set_name(game.preset) + (" with house rules" if game.house_rules else "")
+    ranked = sorted(sides, key=lambda side: side.total, reverse=True)
+    if game.finished:
+        stage = "Finished"
+        winner = next((side for side in sides if side.pk == game.winner_id), None)
+        standing = "A tie" if game.tie or winner is None else f"{winner.name} won"
+    else:
+        stage = f"Round {number(rounds_played + 1)}"
+        level = [side.name for side in ranked if side.total == ranked[0].total]
+        if not rounds_played:
+            standing = "No rounds yet"
+        elif len(level) > 1:
+            standing = f"{listing(level)} level"
+        else:
+            lead = ranked[0].total - ranked[1].total
+            standing = f"{ranked[0].name} leads by {number(lead)}"
+    return GameLine(
+        names=" vs ".join(side.name for side in sides),
+        rules=rules,
+        stage=stage,
+        totals=" · ".join(f"{side.name} {number(side.total)}" for side in sides),
+        standing=standing,
+    )

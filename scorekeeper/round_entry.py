@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import engine
+from scorekeeper.formatting import signed
 from scorekeeper.models import Side
 
 OPEN_BOOK_ROWS = 3
@@ -354,7 +355,7 @@ def build(
             before.append(
                 Field(
                     key,
-                    f"Cut the deck exactly (+{rules.cut_bonus})",
+                    f"Cut the deck exactly ({signed(rules.cut_bonus)})",
                     "flag",
                     data.get(key, ""),
                     errs(key),
@@ -363,7 +364,8 @@ def build(
         if rules.red_three_bonus:
             before.append(
                 count(
-                    prefix + "red_threes", f"Red threes laid down (+{rules.red_three_bonus} each)"
+                    prefix + "red_threes",
+                    f"Red threes laid down ({signed(rules.red_three_bonus)} each)",
                 )
             )
         after: list[Field] = []
@@ -371,14 +373,15 @@ def build(
             after.append(
                 count(
                     prefix + "red_threes_in_hand",
-                    f"Red threes left in hand (-{rules.red_three_in_hand_penalty} each)",
+                    f"Red threes left in hand ({signed(-rules.red_three_in_hand_penalty)} each)",
                 )
             )
         if rules.black_three_in_hand_penalty:
             after.append(
                 count(
                     prefix + "black_threes_in_hand",
-                    f"Black threes left in hand (-{rules.black_three_in_hand_penalty} each)",
+                    "Black threes left in hand "
+                    f"({signed(-rules.black_three_in_hand_penalty)} each)",
                 )
             )
         if rules.foot_penalty:
@@ -386,7 +389,7 @@ def build(
             after.append(
                 Field(
                     key,
-                    f"Never picked up the {words['foot']} (-{rules.foot_penalty})",
+                    f"Never picked up the {words['foot']} ({signed(-rules.foot_penalty)})",
                     "flag",
                     data.get(key, ""),
                     errs(key),

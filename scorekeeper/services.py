@@ -172,6 +172,7 @@ def round_record(
             number=None,
         )
     _check_entry(sides, entry)
+    before = {"totals": _totals(sides)}
     stored = Round(game=game, number=number, ended_by=ended_by, entry=entry)
     status = status_for(game, sides, [*rounds, stored])
     stored.full_clean()
@@ -183,7 +184,14 @@ def round_record(
     except IntegrityError:
         raise _already_saved(number, rounds) from None
     _store(game, sides, [*rounds, stored], status)
-    _event(game, GameEvent.Kind.ROUND_ADDED, user, round_number=number, after=_snapshot(stored))
+    _event(
+        game,
+        GameEvent.Kind.ROUND_ADDED,
+        user,
+        round_number=number,
+        before=before,
+        after=_snapshot(stored, sides),
+    )
     return stored
 
 
@@ -214,7 +222,7 @@ def round_update(
         raise _changed_since(
             stored, version, "while you were editing; nothing you entered was saved"
         )
-    before = _snapshot(stored)
+    before = _snapshot(stored, sides)
     _check_entry(sides, entry)
     stored.ended_by, stored.entry = ended_by, entry
     # A correction may end or un-end the game, but one ended by hand stays ended by hand.
@@ -228,7 +236,7 @@ def round_update(
         user,
         round_number=number,
         before=before,
-        after=_snapshot(stored),
+        after=_snapshot(stored, sides),
     )
     return stored
 
@@ -259,12 +267,19 @@ def round_delete_last(
             rounds[-1], version, "after you asked to delete it; nothing was deleted"
         )
     last = rounds.pop()
-    before = _snapshot(last)
+    before = _snapshot(last, sides)
     last.delete()
     if game.ended_by_hand and not rounds:
         game.ended_by_hand = False
     _store(game, sides, rounds, status_for(game, sides, rounds))
-    _event(game, GameEvent.Kind.ROUND_DELETED, user, round_number=last.number, before=before)
+    _event(
+        game,
+        GameEvent.Kind.ROUND_DELETED,
+        user,
+        round_number=last.number,
+        before=before,
+        after={"totals": _totals(sides)},
+    )
     return last.number
 
 
@@ -301,11 +316,19 @@ def round_restore(*, game: Game, event_id: int, user: User = None) -> Round:
         entry=event.before.get("entry"),
     )
     _check_entry(sides, stored.entry)
+    before = {"totals": _totals(sides)}
     status = status_for(game, sides, [*rounds, stored])
     stored.full_clean()
     stored.save()
     _store(game, sides, [*rounds, stored], status)
-    _event(game, GameEvent.Kind.ROUND_RESTORED, user, round_number=number, after=_snapshot(stored))
+    _event(
+        game,
+        GameEvent.Kind.ROUND_RESTORED,
+        user,
+        round_number=number,
+        before=before,
+        after=_snapshot(stored, sides),
+    )
     return stored
 
 
@@ -382,8 +405,13 @@ def _check_entry(sides: Sequence[Side], entry: list[dict]) -> None:
         raise _refuse("sides", f"A round needs an entry for each of the {len(sides)} sides.")
 
 
-def _snapshot(stored: Round) -> dict[str, Any]:
-    return {"ended_by": stored.ended_by, "entry": stored.entry}
+def _totals(sides: Sequence[Side]) -> dict[str, int]:
+    return {side.name: side.total for side in sides}
+
+
+def _snapshot(stored: Round, sides: Sequence[Side]) -> dict[str, Any]:
+    # The totals beside the round, so the history can say what the change did to them.
+    return {"ended_by": stored.ended_by, "entry": stored.entry, "totals": _totals(sides)}
 
 
 def _result(game: Game) -> dict[str, Any]:

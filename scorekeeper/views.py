@@ -13,9 +13,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper import documents, engine, game_entry, round_entry, round_page, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
+from scorekeeper.history import history_sentence
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
-from scorekeeper.presenters import end_condition, to_win
+from scorekeeper.presenters import GameLine, end_condition, game_line, to_win
+from scorekeeper.scoring import game_ruleset
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 from scorekeeper.sharing import share_links
 
@@ -38,13 +40,17 @@ LEAGUE_GAME_CLAIM = (
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    games = list(games_for(request)[:20])
+    games = _listed(games_for(request)[:20])
     return render(request, "scorekeeper/home.html", {"games": games})
 
 
 @require_GET
 def game_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "scorekeeper/game_list.html", {"games": list(games_for(request))})
+    return render(request, "scorekeeper/game_list.html", {"games": _listed(games_for(request))})
+
+
+def _listed(games) -> list[tuple[Game, GameLine]]:
+    return [(game, game_line(game, list(game.sides.all()), game.rounds_played)) for game in games]
 
 
 @require_GET
@@ -447,9 +453,10 @@ def game_claim(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 def game_history(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game_or_404(public_id)
+    rules, names = game_ruleset(game), [side.name for side in game.sides.all()]
     context = {
         "game": game,
-        "events": list(game_events(game)),
+        "events": [(event, history_sentence(event, rules, names)) for event in game_events(game)],
         "can_score": can_score(request, game),
         # A deleted round can come back only as the next round.
         "next_round": len(game.rounds.all()) + 1,

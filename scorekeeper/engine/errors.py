@@ -6,6 +6,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+# The one formatter for numbers and names (plain Python); re-exported for the engine's checks.
+from scorekeeper.formatting import listing, number, owned
+
+__all__ = ["listing", "number", "owned"]
+
 
 @dataclass(frozen=True, slots=True)
 class FieldError:
@@ -84,18 +89,6 @@ def is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# Past about 4,300 digits int -> str raises ValueError; a message must never be what fails.
-_MAX_SHOWN_BITS = 9_000
-
-
-def number(value: int) -> str:
-    """A whole number as a player reads it: 5,000."""
-    if value.bit_length() > _MAX_SHOWN_BITS:
-        sign = "-" if value < 0 else ""
-        return f"about {sign}10^{int(value.bit_length() * 0.30103):,}"
-    return f"{value:,}"
-
-
 def shown(value: object) -> str:
     """How a value that failed a check appears in its message."""
     if value is None:
@@ -120,16 +113,3 @@ def counted(count: int, singular: str, plural: str | None = None) -> str:
     """`1 basket`, `2 baskets`."""
     word = singular if count == 1 else (plural or singular + "s")
     return f"{number(count)} {word}"
-
-
-def listing(items: Iterable[str], last: str = "and") -> str:
-    """`a`, `a and b`, `a, b and c`."""
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
-def possessive(name: str) -> str:
-    """`Ann's`."""
-    return f"{name}'s"

@@ -333,7 +333,7 @@ def _check_parameters(
         errors.add(
             path("open_books_change_sides"),
             "Open books can go to the other team only in a game of exactly 2 sides; "
-            "set min_sides and max_sides to 2.",
+            "set both the fewest and the most sides to 2.",
         )
     if out["special_threes"] is False:
         for name, what in _THREES_PARAMETERS.items():
@@ -341,13 +341,13 @@ def _check_parameters(
                 errors.add(
                     path(name),
                     f"{ruleset_name} treats threes as ordinary cards, so its {what} must be 0, "
-                    f"not {number(out[name])}; set special_threes to true first.",
+                    f"not {number(out[name])}; turn on “Threes score on their own” first.",
                 )
         if out["black_threes_meld"] is True:
             errors.add(
                 path("black_threes_meld"),
                 f"{ruleset_name} treats threes as ordinary cards, so black threes are melded "
-                "like any card; set special_threes to true first.",
+                "like any card; turn on “Threes score on their own” first.",
             )
 
     out["canasta_bonus"] = _check_canasta_bonus(params["canasta_bonus"], errors, path)
@@ -381,7 +381,7 @@ def _check_parameters(
     ):
         errors.add(
             path("card_values"),
-            "Black threes can be melded, so card_values needs a value for black3.",
+            "Black threes can be melded, so the card values need a value for the black 3.",
         )
     return out
 

@@ -25,7 +25,7 @@ from .errors import (
     join_path,
     listing,
     number,
-    possessive,
+    owned,
     shown,
 )
 from .rules import DECKS_MAX, KINDS, RuleSet, resolve_rules
@@ -315,11 +315,14 @@ def _read_side(
     if name is None or (isinstance(name, str) and not name.strip()):
         errors.add(f"{path}.name", f"{side.who} needs a name.")
     elif not isinstance(name, str):
-        errors.add(f"{path}.name", f"{possessive(side.who)} name must be text, not {shown(name)}.")
+        errors.add(
+            f"{path}.name",
+            f"{owned(side.who, 'name', start=True)} must be text, not {shown(name)}.",
+        )
     elif len(name) > NAME_MAX:
         errors.add(
             f"{path}.name",
-            f"{possessive(side.who)} name has {number(len(name))} characters; "
+            f"{owned(side.who, 'name', start=True)} has {number(len(name))} characters; "
             f"a name has at most {NAME_MAX}.",
         )
     else:
@@ -330,7 +333,7 @@ def _read_side(
         if key not in SIDE_FIELDS:
             errors.add(
                 join_path(path, key),
-                f"{possessive(who)} entry has no field {shown(key)}; "
+                f"{owned(who, 'entry', start=True)} has no field {shown(key)}; "
                 f"its fields are {listing(SIDE_FIELDS)}.",
             )
 
@@ -345,10 +348,10 @@ def _read_side(
     )
     side.canastas = _read_canastas(rules, data.get("canastas", {}), who, f"{path}.canastas", errors)
     side.melded, side.melded_path, side.melded_by_cards = _read_pile(
-        rules, data, side, "melded", f"{possessive(who)} melded points", errors
+        rules, data, side, "melded", owned(who, "melded points", start=True), errors
     )
     side.hand, side.hand_path, _ = _read_pile(
-        rules, data, side, "hand", f"{possessive(who)} points left in hand", errors
+        rules, data, side, "hand", owned(who, "points left in hand", start=True), errors
     )
     side.red_threes = _count(
         data, "red_threes", f"The number of red threes {who} laid down", path, errors
@@ -356,19 +359,19 @@ def _read_side(
     side.red_in_hand = _count(
         data,
         "red_threes_in_hand",
-        f"The number of red threes left in {possessive(who)} hand",
+        f"The number of red threes left in {owned(who, 'hand')}",
         path,
         errors,
     )
     side.black_in_hand = _count(
         data,
         "black_threes_in_hand",
-        f"The number of black threes left in {possessive(who)} hand",
+        f"The number of black threes left in {owned(who, 'hand')}",
         path,
         errors,
     )
     side.exact_cuts = _count(
-        data, "exact_cuts", f"The number of exact cuts by {possessive(who)} dealer", path, errors
+        data, "exact_cuts", f"The number of exact cuts by {owned(who, 'dealer')}", path, errors
     )
     side.open_books = _read_open_books(rules, data.get("open_books", []), who, path, errors)
     _check_unused(rules, side, errors)
@@ -413,7 +416,7 @@ def _read_canastas(
     if not isinstance(value, Mapping):
         errors.add(
             path,
-            f"{possessive(who)} {words['canastas']} must be given as {{kind: count}}, "
+            f"{owned(who, words['canastas'], start=True)} must be given as {{kind: count}}, "
             f'e.g. {{"natural": 1}}, not {shown(value)}.',
         )
         return None
@@ -464,11 +467,11 @@ def _read_pile(
             points_path,
             False,
         )
-    owner = f"{possessive(side.who)} {'melded cards' if pile == 'melded' else 'cards in hand'}"
+    owner = owned(side.who, "melded cards" if pile == "melded" else "cards in hand")
     if points_key in data:
         errors.add(
             cards_path,
-            f"Give {owner} either as points ({points_key}) or by rank ({cards_key}), not both.",
+            f"Give {owner} either as points or card by card, not both.",
         )
         return None, cards_path, True
     counts = read_cards(rules, data[cards_key], cards_path, errors, owner, pile)
@@ -491,8 +494,8 @@ def _read_open_books(
     if not isinstance(value, list | tuple):
         errors.add(
             path,
-            f'{possessive(who)} open books must be a list of {{"kind": ..., "points": ...}}, '
-            f"not {shown(value)}.",
+            f"{owned(who, 'open books', start=True)} must be a list of "
+            f'{{"kind": ..., "points": ...}}, not {shown(value)}.',
         )
         return None
     if value and not rules.open_books_change_sides:
@@ -505,7 +508,7 @@ def _read_open_books(
     books: list[tuple[str, int]] = []
     for number_, book in enumerate(value, start=1):
         where = f"{path}[{number_ - 1}]"
-        title = f"{possessive(who)} open book {number_}"
+        title = owned(who, f"open book {number_}", start=True)
         if not isinstance(book, Mapping):
             errors.add(
                 where, f"{title} must be an object with a kind and points, not {shown(book)}."
@@ -663,7 +666,7 @@ def _check_round(parsed: ParsedRound, errors: Errors, prefix: str) -> None:
         errors.add(
             prefix + "ended_by",
             f"The round ended by going out, but no {words['side']} went out: mark the "
-            f"{words['side']} that went out, or set ended_by to stock_exhausted.",
+            f"{words['side']} that went out, or say that the stock ran out.",
         )
     for side in went_out:
         _check_went_out(rules, side, errors, first=side is went_out[0])
@@ -833,9 +836,9 @@ def _check_open_books(rules: RuleSet, side: ParsedSide, facts: _DeckFacts, error
             word = rules.words[kind]
             errors.add(
                 f"{side.path}.open_books[{index}].points",
-                f"{possessive(side.who)} open book {index + 1} ({word}) has {number(points)} "
-                f"points, but an open book has seven cards or more, so a {word} one holds at "
-                f"least {number(minimum)}.",
+                f"{owned(side.who, f'open book {index + 1}', start=True)} ({word}) has "
+                f"{number(points)} points, but an open book has seven cards or more, "
+                f"so a {word} one holds at least {number(minimum)}.",
             )
 
 
@@ -861,14 +864,14 @@ def _check_melded_minimum(
     if side.melded >= least:
         return
     got = (
-        f"{possessive(side.who)} melded cards are worth {number(side.melded)}"
+        f"{owned(side.who, 'melded cards', start=True)} are worth {number(side.melded)}"
         if side.melded_by_cards
-        else f"{possessive(side.who)} melded points are {number(side.melded)}"
+        else f"{owned(side.who, 'melded points', start=True)} are {number(side.melded)}"
     )
     errors.add(
         side.melded_path,
         f"{got}, but it takes at least {number(least)} points of cards to make "
-        f"{possessive(side.who)} {listing(parts)} (seven cards or more each); melded points "
+        f"{owned(side.who, listing(parts))} (seven cards or more each); melded points "
         "count every card laid down.",
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import number
 from .rules import RuleSet
 
 
@@ -21,8 +22,7 @@ class SheetItem:
         """`Red threes × 100`, `Red threes in hand × −300`, `Cards melded`."""
         if self.each is None:
             return self.label
-        sign = "−" if self.each < 0 else ""
-        return f"{self.label} × {sign}{abs(self.each):,}"
+        return f"{self.label} × {number(self.each)}"
 
 
 def sheet_items(rules: RuleSet) -> tuple[SheetItem, ...]:

@@ -14,6 +14,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
+from scorekeeper.formatting import number
 from scorekeeper.pdf.base import (
     BODY,
     CELL,
@@ -178,7 +179,7 @@ def build_night_pack(pack: NightPack, *, paper: str = "a4") -> bytes:
         pages = 1 + per_table * len(pack.tables)
         if pages > PAGES_MAX:
             raise TooManyPages(
-                f"This club night's pack would run to about {pages:,} pages, more than the "
+                f"This club night's pack would run to about {number(pages)} pages, more than the "
                 f"{PAGES_MAX} we print in one file; print each table's sheet from its game page."
             )
     story = _cover(pack, frame_width(paper))

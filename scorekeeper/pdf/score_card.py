@@ -17,6 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from scorekeeper import engine
+from scorekeeper.formatting import number
 from scorekeeper.pdf.base import (
     BODY,
     BOLD,
@@ -44,7 +45,6 @@ ROOM_TO_CONTINUE = 2
 # The most round blocks one sheet prints: three times the rounds a table plays (house rules
 # allow 20), for the longest game to a target; a sheet of 6 columns runs to about 21 pages.
 ROUNDS_PRINTED_MAX = 60
-MINUS = "−"
 CELL_PADDING = 2.5
 
 
@@ -78,17 +78,12 @@ class ScoreCard:
     named: bool = True
 
 
-def number(value: int) -> str:
-    """`1,250`, `−85`: a typographic minus, which prints clearly and reads back as a minus."""
-    return f"{MINUS}{abs(value):,}" if value < 0 else f"{value:,}"
-
-
 def end_condition(rules: engine.RuleSet) -> str:
     if rules.rounds:
         return f"The game ends after round {rules.rounds}; the highest total wins."
     if rules.target_score is not None:
         return (
-            f"The game ends when a {rules.words['side']} reaches {rules.target_score:,}; "
+            f"The game ends when a {rules.words['side']} reaches {number(rules.target_score)}; "
             "the highest total wins."
         )
     return "The game ends when the table decides; the highest total wins."
@@ -98,7 +93,8 @@ def meld_bands(rules: engine.RuleSet) -> str:
     """The opening-meld requirement, printed once where it moves with the score."""
     if rules.opening_meld_by == "round":
         steps = ", ".join(
-            f"round {index} needs {points:,}" for index, points in enumerate(rules.opening_meld, 1)
+            f"round {index} needs {number(points)}"
+            for index, points in enumerate(rules.opening_meld, 1)
         )
         return f"Opening meld by round: {steps}."
     bands = []
@@ -106,11 +102,11 @@ def meld_bands(rules: engine.RuleSet) -> str:
     for index, (floor, points) in enumerate(levels):
         upper = levels[index + 1][0] if index + 1 < len(levels) else None
         if floor is None and upper is not None:
-            bands.append(f"below {number(upper)}: {points:,}")
+            bands.append(f"below {number(upper)}: {number(points)}")
         elif upper is None:
-            bands.append(f"{number(floor or 0)} and over: {points:,}")
+            bands.append(f"{number(floor or 0)} and over: {number(points)}")
         else:
-            bands.append(f"{number(floor)} to {number(upper - 5)}: {points:,}")
+            bands.append(f"{number(floor)} to {number(upper - 5)}: {number(points)}")
     return "Opening meld by your total before the round: " + "; ".join(bands) + "."
 
 
@@ -138,7 +134,7 @@ def _meld(card: ScoreCard, round_number: int) -> list[str]:
     left blank to fill in where it depends on totals not yet known."""
     rules, status = card.rules, card.status
     if rules.opening_meld_by == "round":
-        return [f"{rules.opening_meld_for(round_number, 0):,}"] * len(card.sides)
+        return [number(rules.opening_meld_for(round_number, 0))] * len(card.sides)
     before: list[int] | None = None
     if round_number == 1:
         before = [0] * len(card.sides)
@@ -147,7 +143,7 @@ def _meld(card: ScoreCard, round_number: int) -> list[str]:
         before = [totals[side] for side in status.sides]
     if before is None:
         return [""] * len(card.sides)
-    return [f"{rules.opening_meld_for(round_number, total):,}" for total in before]
+    return [number(rules.opening_meld_for(round_number, total)) for total in before]
 
 
 def _figure(value: str, paragraph_style) -> Paragraph | str:
@@ -456,7 +452,7 @@ def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
         # Refused before any layout: a game saved with 1,000 rounds would otherwise take seconds.
         raise TooManyPages(
             f"A score sheet prints at most {ROUNDS_PRINTED_MAX} rounds; this one would have "
-            f"{shown:,}."
+            f"{number(shown)}."
         )
     width = frame_width(paper)
     story = _header(card, width)

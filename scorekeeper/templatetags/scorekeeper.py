@@ -1,5 +1,6 @@
 from django import template
 
+from scorekeeper import formatting
 from scorekeeper.presenters import rules_card as _rules_card
 
 register = template.Library()
@@ -11,9 +12,15 @@ def rules_card(rules):
 
 
 @register.filter
+def number(value: int) -> str:
+    """`1,990`, `−100`: every number a page shows (see `scorekeeper.formatting`)."""
+    return formatting.number(value)
+
+
+@register.filter
 def signed(value: int) -> str:
-    """`+250`, `-85`, `0`: a score line's points with its sign."""
-    return f"+{value:,}" if value > 0 else f"{value:,}".replace("-", "−")
+    """`+250`, `−85`, `0`: a score line's points with its sign."""
+    return formatting.signed(value)
 
 
 @register.filter

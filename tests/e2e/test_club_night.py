@@ -274,13 +274,13 @@ def test_a_club_night_is_seated_scored_at_two_tables_at_once_and_followed_live(
     ann_fin.get_by_label("Points of cards laid down", exact=True).fill("700")
     cat_hana.get_by_label("Points left in hand", exact=True).fill("95")
     ann_fin.get_by_label("Points left in hand", exact=True).fill("120")
-    step(cat_hana, "Red threes left in hand (-100 each)", 1)
+    step(cat_hana, "Red threes left in hand (−100 each)", 1)
 
     # Each breakdown adds the round up before it is saved.
     for scorer, table in ((eve, 1), (fin, 2)):
         first, second = TOTALS[table]
         expect(scorer.locator("#preview .new-totals")).to_have_text(
-            f"Totals after round 1: {names[table][0]} {first}, {names[table][1]} {second}"
+            f"Totals after round 1: {names[table][0]} {first:,}, {names[table][1]} {second:,}"
         )
     expect(eve.locator("#preview")).to_contain_text("Going out")
     journey.check(eve, "round-table-1-breakdown")
@@ -295,9 +295,9 @@ def test_a_club_night_is_seated_scored_at_two_tables_at_once_and_followed_live(
             scorer.get_by_role("heading", level=2, name=f"{winners[table]} win!")
         ).to_be_visible()
         expect(scorer.get_by_text("Final score:")).to_have_text(
-            f"Final score: {names[table][0]} {first}, {names[table][1]} {second}."
+            f"Final score: {names[table][0]} {first:,}, {names[table][1]} {second:,}."
         )
-        expect(scorer.locator("tfoot td")).to_have_text([str(first), str(second)])
+        expect(scorer.locator("tfoot td")).to_have_text([f"{first:,}", f"{second:,}"])
     journey.check(eve, "game-table-1-finished")
     journey.check(fin, "game-table-2-finished")
 

@@ -110,7 +110,7 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
     expect(zoe.get_by_label("Points left in hand", exact=True)).to_have_value("30")
     zoe.get_by_label("Never picked up the buns").check()
     expect(page.locator("#err-s1-melded_points")).to_have_text("")
-    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2000, Zoë 520")
+    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2,000, Zoë 520")
     expect_breakdown(
         page,
         0,
@@ -137,7 +137,7 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
 
     # The messages line, not the Share section's Copy status.
     expect(page.get_by_role("status").filter(has_text="Round 1 saved.")).to_be_visible()
-    expect_totals(page, "2000", "520")
+    expect_totals(page, "2,000", "520")
     expect(next_round).to_contain_text("Zoë deals.")
     expect(page.locator("ul.meld-needs")).to_have_text(
         re.compile(r"Ann needs\s+70\s+to open\s+Zoë needs\s+50\s+to open")
@@ -153,16 +153,16 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
     tap(ann, "Wicker baskets")
     ann.get_by_label("Points of cards laid down", exact=True).fill("300")
     ann.get_by_label("Points left in hand", exact=True).fill("45")
-    expect(preview(page)).to_contain_text("Totals after round 2: Ann 2755, Zoë 2470")
+    expect(preview(page)).to_contain_text("Totals after round 2: Ann 2,755, Zoë 2,470")
     page.get_by_role("button", name="Save round 2").click()
-    expect_totals(page, "2755", "2470")
+    expect_totals(page, "2,755", "2,470")
     expect(page.locator("ul.meld-needs")).to_have_text(
         re.compile(r"Ann needs\s+70\s+to open\s+Zoë needs\s+70\s+to open")
     )
 
     # A round's breakdown opens in place (htmx) from the scoreboard, without leaving the page.
     game_url = page.url
-    page.get_by_role("link", name="Round 1, Ann: +2,000 , total 2000").click()
+    page.get_by_role("link", name="Round 1, Ann: +2,000 , total 2,000").click()
     panel = page.locator("#breakdown-panel")
     expect(panel).to_contain_text("Wicker baskets 3 × 500")
     assert page.url == game_url
@@ -174,17 +174,17 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
     expect(page.get_by_role("heading", level=1)).to_have_text("Correct round 1")
     expect(ann.get_by_label("Wicker baskets", exact=True)).to_have_value("3")
     tap(ann, "Wicker baskets")
-    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2500, Zoë 520")
+    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2,500, Zoë 520")
     journey.check(page, "correct-round-1")
     page.get_by_role("button", name="Save correction").click()
     confirm = page.get_by_role("alert")
     expect(confirm).to_contain_text(
-        "The game's totals go from Ann 2755, Zoë 2470 to Ann 3255, Zoë 2470."
+        "The game's totals go from Ann 2,755, Zoë 2,470 to Ann 3,255, Zoë 2,470."
     )
     journey.check(page, "confirm-correction")
     page.get_by_role("button", name="Yes, save the correction").click()
-    expect_totals(page, "3255", "2470")
-    expect(page.get_by_role("link", name="Round 1, Ann: +2,500 , total 2500")).to_be_visible()
+    expect_totals(page, "3,255", "2,470")
+    expect(page.get_by_role("link", name="Round 1, Ann: +2,500 , total 2,500")).to_be_visible()
     expect(page.locator("ul.meld-needs")).to_have_text(
         re.compile(r"Ann needs\s+90\s+to open\s+Zoë needs\s+70\s+to open")
     )
@@ -199,11 +199,11 @@ def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):
     tap(zoe, "Plastic baskets")
     zoe.get_by_label("Points of cards laid down", exact=True).fill("200")
     zoe.get_by_label("Points left in hand", exact=True).fill("20")
-    expect(preview(page)).to_contain_text("Totals after round 3: Ann 5305, Zoë 2950")
+    expect(preview(page)).to_contain_text("Totals after round 3: Ann 5,305, Zoë 2,950")
     page.get_by_role("button", name="Save round 3").click()
 
     expect(page.locator("section.result h2")).to_have_text("Ann wins!")
-    expect(page.locator("section.result")).to_contain_text("Final score: Ann 5305, Zoë 2950.")
+    expect(page.locator("section.result")).to_contain_text("Final score: Ann 5,305, Zoë 2,950.")
     # The chart draws a line per player through every round's running total.
     lines = page.locator("svg.chart polyline")
     expect(lines).to_have_count(2)
@@ -262,8 +262,8 @@ def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
     tap(spades, "Natural canastas")
     spades.get_by_label("Points of cards laid down", exact=True).fill("600")
     count_cards(spades, "hand", {"Joker": 1}, {"5": 7})
-    tap(spades, "Red threes left in hand (-100 each)")
-    expect(preview(page)).to_contain_text("Totals after round 1: Hearts 3500, Spades 915")
+    tap(spades, "Red threes left in hand (−100 each)")
+    expect(preview(page)).to_contain_text("Totals after round 1: Hearts 3,500, Spades 915")
     expect_breakdown(
         page,
         0,
@@ -285,12 +285,12 @@ def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
             "Natural canastas 1 × 500 +500",
             "Cards melded +600",
             "Cards left in hand and foot −85",
-            "Red threes in hand 1 × -100 −100",
+            "Red threes in hand 1 × −100 −100",
         ],
     )
     journey.check(page, "round-1-breakdown")
     page.get_by_role("button", name="Save round 1").click()
-    expect_totals(page, "3500", "915")
+    expect_totals(page, "3,500", "915")
     expect(page.locator("section.next-round")).to_contain_text("Di deals.")
     expect(page.locator("ul.meld-needs")).to_have_text(
         re.compile(r"Hearts needs\s+90\s+to open\s+Spades needs\s+90\s+to open")
@@ -308,7 +308,7 @@ def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
         expect(page.locator("ul.meld-needs")).to_have_text(
             re.compile(rf"Hearts needs\s+{meld}\s+to open\s+Spades needs\s+{meld}\s+to open")
         )
-    expect_totals(page, "4300", "2315")
+    expect_totals(page, "4,300", "2,315")
     expect(page.locator("section.next-round")).to_contain_text("Cy deals.")
 
     # Round 4: now the cut is Spades' to make, and they make it and go out.
@@ -322,14 +322,16 @@ def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
     spades.get_by_label("Points of cards laid down", exact=True).fill("1500")
     hearts.get_by_label("Points of cards laid down", exact=True).fill("300")
     hearts.get_by_label("Points left in hand", exact=True).fill("150")
-    expect(preview(page)).to_contain_text("Totals after round 4: Hearts 4450, Spades 6415")
+    expect(preview(page)).to_contain_text("Totals after round 4: Hearts 4,450, Spades 6,415")
     expect(preview(page).locator(".breakdown").nth(1)).to_contain_text("Exact cut 1 × 100+100")
     journey.check(page, "round-4-breakdown")
     page.get_by_role("button", name="Save round 4").click()
 
     expect(page.locator("section.result h2")).to_have_text("Spades win!")
-    expect(page.locator("section.result")).to_contain_text("Final score: Hearts 4450, Spades 6415.")
-    expect_totals(page, "4450", "6415")
+    expect(page.locator("section.result")).to_contain_text(
+        "Final score: Hearts 4,450, Spades 6,415."
+    )
+    expect_totals(page, "4,450", "6,415")
     journey.check(page, "winner")
 
 
@@ -366,18 +368,18 @@ def test_a_round_is_entered_and_corrected_with_javascript_off(new_context, journ
     # The messages line, not the Share section's Copy status.
     expect(page.get_by_role("status").filter(has_text="Round 1 saved.")).to_be_visible()
     # Ann's counted cards (10 kings, 4 queens and 7 eights: 210) stood in for her melded points.
-    expect_totals(page, "1960", "650")
+    expect_totals(page, "1,960", "650")
     journey.check(page, "after-round-1", axe=False)
 
     # The scoreboard's cells are plain links to the round's page.
-    page.get_by_role("link", name="Round 1, Ann: +1,960 , total 1960").click()
+    page.get_by_role("link", name="Round 1, Ann: +1,960 , total 1,960").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
     page.get_by_role("link", name="Correct round 1").click()
     zoe.get_by_label("Points of cards laid down", exact=True).fill("400")
     page.get_by_role("button", name="Save correction").click()
     expect(page.get_by_role("alert")).to_contain_text(
-        "The game's totals go from Ann 1960, Zoë 650 to Ann 1960, Zoë 700."
+        "The game's totals go from Ann 1,960, Zoë 650 to Ann 1,960, Zoë 700."
     )
     page.get_by_role("button", name="Yes, save the correction").click()
-    expect_totals(page, "1960", "700")
+    expect_totals(page, "1,960", "700")
     journey.check(page, "after-correction", axe=False)

@@ -254,8 +254,13 @@ def test_every_change_is_in_the_history_with_who_and_the_values_before_and_after
     )
     result = {"finished": False, "winner": None, "tie": False}
     won = {"finished": True, "winner": "Ann", "tie": False}
-    first = {"ended_by": "stock_exhausted", "entry": SMALL}
-    second = {"ended_by": "stock_exhausted", "entry": corrected}
+
+    def totals(ann: int, bob: int) -> dict:
+        return {"totals": {"Ann": ann, "Bob": bob}}
+
+    first = {"ended_by": "stock_exhausted", "entry": SMALL, **totals(50, 25)}
+    second = {"ended_by": "stock_exhausted", "entry": corrected, **totals(60, 25)}
+    again = {"ended_by": "stock_exhausted", "entry": SMALL, **totals(110, 50)}
     assert [event[:3] for event in events] == [
         ("started", "a scorer's phone", None),
         ("round_added", "a scorer's phone", 1),
@@ -268,14 +273,14 @@ def test_every_change_is_in_the_history_with_who_and_the_values_before_and_after
         ("round_restored", "olive", 2),
     ]
     assert [event[3:] for event in events[1:]] == [
-        (None, first),
+        (totals(0, 0), first),
         (first, second),
         (result, won),
         (won, result),
         ({"owner": None}, {"owner": "olive"}),
-        (None, first),
-        (first, None),
-        (None, first),
+        (totals(60, 25), again),
+        (again, totals(60, 25)),
+        (totals(60, 25), again),
     ]
     started = rematch.events.get()
     assert (started.kind, started.who, started.after["rematch_of"]) == (
@@ -297,8 +302,9 @@ def test_the_history_page_lists_the_changes_in_a_fixed_number_of_queries(
     with django_assert_num_queries(9):
         html = viewer.get(f"/g/{game.public_id}/history/").content.decode()
 
-    assert html.count("Round deleted: round") == 2
-    assert html.count("Round entered: round") == 3
+    assert html.count("deleted (the stock ran out); totals") == 2
+    assert "Round 2 deleted (the stock ran out); totals Ann 100 → 50, Bob 50 → 25." in html
+    assert html.count("entered: the stock ran out; totals") == 3
 
 
 # Restoring a deleted round
@@ -332,8 +338,9 @@ def test_a_deleted_round_comes_back_as_it_was_with_its_totals(game_with_rounds):
     assert scores(game) == before
     assert list(Side.objects.order_by("position").values_list("total", flat=True)) == totals
     history = scoring.get(f"/g/{game.public_id}/history/").content.decode()
-    assert "<strong>Round restored: round 3</strong>" in history
-    assert '<span class="muted">by olive,' in history.split("Round restored: round 3")[1][:80]
+    restored_line = "Round 3 restored (the stock ran out); totals Ann 100 → 150, Bob 50 → 75.</p>"
+    assert restored_line in history
+    assert '<span class="muted">by olive,' in history.split(restored_line)[1][:80]
     assert "Restore round 3</button>" not in history
 
 

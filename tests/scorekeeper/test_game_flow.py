@@ -14,7 +14,8 @@ PRESETS = list(engine.RULESETS)
 
 def totals(scorer, url) -> list[int]:
     html = scorer.get(url).content.decode()
-    return [int(t) for t in re.findall(r'<td class="total">(-?\d+)</td>', html)]
+    found = re.findall(r'<td class="total">(−?[\d,]+)</td>', html)
+    return [int(t.replace(",", "").replace("−", "-")) for t in found]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -204,7 +205,7 @@ def test_live_preview_shows_breakdown_and_errors_and_saves_nothing(scorer, start
     data["s1-melded_points"] = "310"
     html = scorer.post(url + "rounds/new/", data, headers={"HX-Request": "true"}).content.decode()
     # Ann: 500 + 2 x 300 + 250 + 1000; Bob: 500 + 310 - 85.
-    assert "Totals after round 1: Ann <strong>2350</strong>, Bob <strong>725</strong>" in html
+    assert "Totals after round 1: Ann <strong>2,350</strong>, Bob <strong>725</strong>" in html
     assert (
         '<div id="err-s1-melded_points" class="errors" hx-swap-oob="true"></div>'
         in html.replace("\n", "")
@@ -372,7 +373,12 @@ def test_history_keeps_the_values_before_and_after_a_correction(scorer, start_ga
     assert event.before["entry"][1]["melded_points"] == 310
     assert event.after["entry"][1]["melded_points"] == 410
     html = scorer.get(url + "history/").content.decode()
-    assert "Round corrected: round 1" in html
+    totals = [event.before["totals"]["Bob"], event.after["totals"]["Bob"]]
+    assert totals[1] - totals[0] == 100
+    assert (
+        "Round 1 corrected: Bob&#x27;s points laid down 310 → 410; "
+        f"totals Ann {event.after['totals']['Ann']:,}, Bob {totals[0]:,} → {totals[1]:,}.</p>"
+    ) in html
 
 
 def test_another_phone_can_view_but_not_score_until_given_the_scorer_link(start_game, client):
@@ -434,7 +440,7 @@ def test_signed_in_user_claims_a_game_and_sees_it_under_my_games(scorer, start_g
         (
             "rule-going_out_bonus",
             "-5",
-            "The going-out bonus must be a whole number from 0 to 1,000,000, not -5.",
+            "The going-out bonus must be a whole number from 0 to 1,000,000, not −5.",
         ),
         (
             "rule-target_score",
@@ -509,7 +515,7 @@ def test_a_correction_asks_first_showing_the_totals_before_and_after(scorer, sta
     text = " ".join(html.decode().split())
 
     assert (
-        "The game's totals go from Ann 2350, Bob 725 to Ann 2350, Bob 825. "
+        "The game's totals go from Ann 2,350, Bob 725 to Ann 2,350, Bob 825. "
         "The history keeps the old round."
     ) in text.replace("&#x27;", "'")
     # At the top of the form (in view without JavaScript), its Yes button focused.

@@ -139,7 +139,7 @@ CASES = {
         [
             (
                 "sides[1].hand_points",
-                "Bob's points left in hand must be a whole number of 0 or more, not -85.",
+                "Bob's points left in hand must be a whole number of 0 or more, not −85.",
             )
         ],
     ),
@@ -304,7 +304,7 @@ CASES = {
             (
                 "ended_by",
                 "The round ended by going out, but no player went out: mark the player that "
-                "went out, or set ended_by to stock_exhausted.",
+                "went out, or say that the stock ran out.",
             )
         ],
     ),
@@ -606,8 +606,7 @@ CASES = {
         [
             (
                 "sides[1].melded_cards",
-                "Give Bob's melded cards either as points (melded_points) or "
-                "by rank (melded_cards), not both.",
+                "Give Bob's melded cards either as points or card by card, not both.",
             )
         ],
     ),
@@ -635,7 +634,7 @@ CASES = {
             (
                 "sides[1].melded_cards.K",
                 "The number of kings in Bob's melded cards must be a whole "
-                "number of 0 or more, not -1.",
+                "number of 0 or more, not −1.",
             ),
             (
                 "sides[1].hand_cards",
@@ -815,7 +814,7 @@ def test_every_failing_check_is_reported_together_and_dependent_checks_are_skipp
         ),
         (
             "sides[1].melded_points",
-            "Bob's melded points must be a whole number of 0 or more, not -5.",
+            "Bob's melded points must be a whole number of 0 or more, not −5.",
         ),
         (
             "sides[1].red_threes",
@@ -894,7 +893,7 @@ def test_an_enormous_number_is_refused_without_failing_to_print_it():
     assert errors_of("baskets", baskets(side1={"hand_points": -(10**5000)})) == [
         (
             "sides[1].hand_points",
-            "Bob's points left in hand must be a whole number of 0 or more, not about -10^5,000.",
+            "Bob's points left in hand must be a whole number of 0 or more, not about −10^5,000.",
         ),
     ]
     assert errors_of("baskets", baskets(side1={"hand_points": 10**5000})) == [

@@ -341,7 +341,7 @@ OVERRIDE_ERRORS = {
         [
             (
                 "rules.overrides.going_out_bonus",
-                "The going-out bonus must be a whole number from 0 to 1,000,000, not -1.",
+                "The going-out bonus must be a whole number from 0 to 1,000,000, not −1.",
             )
         ],
     ),
@@ -410,8 +410,8 @@ OVERRIDE_ERRORS = {
             (
                 "rules.overrides.open_books_change_sides",
                 "Open books can go to the other team only in "
-                "a game of exactly 2 sides; set min_sides "
-                "and max_sides to 2.",
+                "a game of exactly 2 sides; set both the fewest "
+                "and the most sides to 2.",
             )
         ],
     ),
@@ -422,14 +422,14 @@ OVERRIDE_ERRORS = {
             (
                 "rules.overrides.red_three_bonus",
                 "Baskets treats threes as ordinary cards, so its "
-                "red-three bonus must be 0, not 100; set "
-                "special_threes to true first.",
+                "red-three bonus must be 0, not 100; turn on "
+                "“Threes score on their own” first.",
             ),
             (
                 "rules.overrides.black_threes_meld",
                 "Baskets treats threes as ordinary cards, so "
-                "black threes are melded like any card; set "
-                "special_threes to true first.",
+                "black threes are melded like any card; turn on "
+                "“Threes score on their own” first.",
             ),
         ],
     ),
@@ -468,7 +468,7 @@ OVERRIDE_ERRORS = {
                 "rules.overrides.going_out_minimum.natural",
                 "The number of natural canastas needed "
                 "to go out must be a whole number from "
-                "0 to 100, not -1.",
+                "0 to 100, not −1.",
             ),
             (
                 "rules.overrides.going_out_minimum.wild",
@@ -583,7 +583,7 @@ OVERRIDE_ERRORS = {
         [
             (
                 "rules.overrides.card_values",
-                "Black threes can be melded, so card_values needs a value for black3.",
+                "Black threes can be melded, so the card values need a value for the black 3.",
             )
         ],
     ),
@@ -794,7 +794,7 @@ TABLE_ERRORS = {
             ),
             (
                 "rules.overrides.opening_meld",
-                "Each lowest score of an opening meld level must be between -100,000 and 100,000.",
+                "Each lowest score of an opening meld level must be between −100,000 and 100,000.",
             ),
             (
                 "rules.overrides.opening_meld",

@@ -1,0 +1,59 @@
+"""How every page, PDF and message writes numbers, names and rule-set names.
+
+Plain Python with no Django import, so the engine's messages, the PDF builders and the templates
+(through `scorekeeper.templatetags.scorekeeper`) all write a number the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+MINUS = "\N{MINUS SIGN}"
+
+# Past about 4,300 digits int -> str raises ValueError; a message must never be what fails.
+_MAX_SHOWN_BITS = 9_000
+
+
+def number(value: int) -> str:
+    """`1,990`, `−100` (a true minus sign, not a hyphen)."""
+    if value.bit_length() > _MAX_SHOWN_BITS:
+        sign = MINUS if value < 0 else ""
+        return f"about {sign}10^{int(value.bit_length() * 0.30103):,}"
+    return f"{MINUS}{abs(value):,}" if value < 0 else f"{value:,}"
+
+
+def signed(value: int) -> str:
+    """`+1,990`, `−100`, `0`: points won or lost, with their sign."""
+    return f"+{number(value)}" if value > 0 else number(value)
+
+
+def change(before: int, after: int) -> str:
+    """`640 → 540`, or `625` when nothing changed."""
+    return number(after) if before == after else f"{number(before)} → {number(after)}"
+
+
+def listing(items: Iterable[str], last: str = "and") -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def owned(name: str, thing: str, *, start: bool = False) -> str:
+    """`Ann's melded points`; `the melded points of Us` where `'s` reads wrong after a name that
+    ends in s (`Us's`, `Chris's`). With `start`, capitalised to open a sentence."""
+    if name[-1:].lower() == "s":
+        phrase = f"the {thing} of {name}"
+        return phrase[0].upper() + phrase[1:] if start else phrase
+    return f"{name}'s {thing}"
+
+
+def rule_set_name(preset: str) -> str:
+    """A rule set's name as players know it (`Four Rounds`), never its id (`four-rounds`); an
+    id no longer known reads as words."""
+    # Imported here: the engine's messages import this module.
+    from scorekeeper.engine import RULESETS
+
+    rules = RULESETS.get(preset)
+    return rules.name if rules is not None else preset.replace("-", " ").capitalize()
