@@ -3,6 +3,8 @@
 import math
 from dataclasses import dataclass
 
+from scorekeeper.formatting import MINUS, number
+
 WIDTH, HEIGHT = 320, 200
 # Room for the points labels on the left ("−10,000" at 11 px), the round numbers below and the
 # axis title above; the right edge only keeps the last point's dot inside the box.
@@ -45,9 +47,9 @@ class Chart:
 
 
 def _label(value: float) -> str:
-    text = f"{int(value):,}" if value == int(value) else f"{value:,.10g}"
-    # A typographic minus, as the scoreboard's signed points have.
-    return text.replace("-", "−")
+    if value == int(value):
+        return number(int(value))
+    return f"{value:,.10g}".replace("-", MINUS)
 
 
 def nice_step(span: float, count: int) -> float:

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 
 from scorekeeper import engine
 from scorekeeper.formatting import listing, number, rule_set_name, signed
-from scorekeeper.formatting import number as _n
 from scorekeeper.models import Game, Side
 
 
@@ -20,7 +19,7 @@ def end_condition(rules: engine.RuleSet) -> str:
     if rules.rounds:
         return f"After {rules.rounds} rounds, highest total wins"
     if rules.target_score is not None:
-        return f"First to {_n(rules.target_score)}, highest total wins"
+        return f"First to {number(rules.target_score)}, highest total wins"
     return "When you end it, highest total wins"
 
 
@@ -30,20 +29,22 @@ def to_win(rules: engine.RuleSet, names: list[str], totals: list[int]) -> list[s
     if target is None:
         return []
     return [
-        f"{name} needs {_n(target - total)} more to win (target {_n(target)})"
+        f"{name} needs {number(target - total)} more to win (target {number(target)})"
         if total < target
         # Only while leaders are tied at or past the target, who then play on.
-        else f"{name} has reached the target ({_n(target)}): the highest total wins"
+        else f"{name} has reached the target ({number(target)}): the highest total wins"
         for name, total in zip(names, totals, strict=True)
     ]
 
 
 def opening_meld(rules: engine.RuleSet) -> str:
     if rules.opening_meld_by == "round":
-        return "By round: " + ", ".join(_n(points) for points in rules.opening_meld)
+        return "By round: " + ", ".join(number(points) for points in rules.opening_meld)
     parts = []
     for floor, points in rules.opening_meld:
-        parts.append(f"{_n(points)}" if floor is None else f"{_n(points)} from {_n(floor)}")
+        parts.append(
+            f"{number(points)}" if floor is None else f"{number(points)} from {number(floor)}"
+        )
     return "By score: " + ", ".join(parts)
 
 
@@ -51,7 +52,7 @@ def rules_card(rules: engine.RuleSet) -> RulesCard:
     """The key numbers of a rule set, in its own words."""
     words = rules.words
     bonuses = ", ".join(
-        f"{words[kind]} {_n(points)}" for kind, points in rules.canasta_bonus.items()
+        f"{words[kind]} {number(points)}" for kind, points in rules.canasta_bonus.items()
     )
     need = ", ".join(
         f"{count} {words[kind]}" for kind, count in rules.going_out_minimum.items() if count
