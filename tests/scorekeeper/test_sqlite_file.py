@@ -185,7 +185,7 @@ def test_the_live_preview_answers_while_another_table_holds_the_write_lock(club_
     went_out, other = expected_scores(BASKETS)
     assert preview.status_code == 200
     assert (
-        f"Totals after round 1: Ann <strong>{went_out}</strong>, Bob <strong>{other}</strong>"
+        f"Totals after round 1: Ann <strong>{went_out:,}</strong>, Bob <strong>{other:,}</strong>"
         in preview.content.decode()
     )
     assert Round.objects.count() == 0
