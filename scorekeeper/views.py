@@ -10,7 +10,7 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import busy, documents, engine, game_entry, round_entry, services
+from scorekeeper import busy, documents, engine, game_entry, live, round_entry, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
 from scorekeeper.models import Game
@@ -196,7 +196,7 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
                         version=request.POST.get("round_version") or None,
                     )
                 else:
-                    services.round_record(
+                    saved = services.round_record(
                         game=game, number=number, ended_by=ended_by, entry=entry, user=request.user
                     )
             except services.Conflict as conflict:
@@ -210,7 +210,10 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
                 status_code = 503
                 errors = [engine.FieldError("", busy.BUSY)]
             else:
-                messages.success(request, f"Round {number} {'corrected' if editing else 'saved'}.")
+                if editing:
+                    messages.success(request, f"Round {number} corrected.")
+                else:
+                    live.offer_undo(request, game, saved)
                 return redirect("game_detail", public_id=game.public_id)
         if errors and status_code != 503:
             preview = None
@@ -328,7 +331,8 @@ def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpRespo
         "can_score": can_score(request, game),
     }
     template = "scorekeeper/round_detail.html"
-    if request.htmx:
+    # The page's own live refresh (its #live section) wants the whole page.
+    if request.htmx and request.htmx.target != "live":
         template += "#breakdown"
     return render(request, template, context)
 
