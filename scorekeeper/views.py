@@ -284,6 +284,10 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
         # Without it a repeat of the same form would be saved as one more round.
         messages.error(request, ROUND_NUMBER_MISSING)
         return redirect("game_detail", public_id=game.public_id)
+    if request.method == "POST" and posted is not None and posted < number and request.htmx:
+        # A preview still on its way when its round was saved: nothing to show, and the saved
+        # page's messages (its Undo) stay for that page.
+        return HttpResponse(status=204)
     if request.method == "POST" and posted is not None and posted < number:
         # A double tap, or another phone saved this round first (perhaps the one that ended
         # the game): show what is stored.

@@ -345,3 +345,21 @@ def test_undo_drops_only_the_history_entry_of_the_save_it_undoes(game_with_round
         ("round_deleted", 2),
     ]
     assert GameEvent.objects.filter(game=game, kind="round_deleted").count() == 1
+
+
+def test_a_preview_arriving_after_its_round_was_saved_leaves_the_saved_message_and_undo(
+    new_game,
+):
+    game = new_game
+    scorer = phone(game)
+    url = f"/g/{game.public_id}/rounds/new/"
+    scorer.post(url, round_form(BASKETS))
+
+    late = scorer.post(url, round_form(BASKETS), headers={"HX-Request": "true"})
+    page = scorer.get(f"/g/{game.public_id}/")
+
+    assert late.status_code == 204
+    assert late.content == b""
+    assert messages_of(page) == ["Round 1 saved."]
+    assert f'action="/g/{game.public_id}/rounds/undo/"' in page.content.decode()
+    assert game.rounds.count() == 1
