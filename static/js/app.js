@@ -40,6 +40,10 @@ document.addEventListener("click", (event) => {
   }
   setInterval(check, 2000);
   document.addEventListener("visibilitychange", check);
+  // A page brought back with the Back button may be minutes old.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) check();
+  });
 
   document.body.addEventListener("game-changed", (event) => {
     const form = document.querySelector("form[data-round-new]");

@@ -363,3 +363,25 @@ def test_a_preview_arriving_after_its_round_was_saved_leaves_the_saved_message_a
     assert messages_of(page) == ["Round 1 saved."]
     assert f'action="/g/{game.public_id}/rounds/undo/"' in page.content.decode()
     assert game.rounds.count() == 1
+
+
+def test_undo_of_the_round_that_ended_the_game_opens_it_again(new_game):
+    game = new_game
+    scorer = phone(game)
+    number = 0
+    while not Game.objects.get(pk=game.pk).finished:
+        number += 1
+        ended = scorer.post(
+            f"/g/{game.public_id}/rounds/new/", round_form(BASKETS, number=number), follow=True
+        )
+    assert messages_of(ended) == [f"Round {number} saved."]
+
+    undone = undo(scorer, game, number)
+
+    game.refresh_from_db()
+    assert messages_of(undone) == [f"Round {number} removed."]
+    assert (game.finished, game.winner, game.tie) == (False, None, False)
+    assert game.rounds.count() == number - 1
+    assert f'href="/g/{game.public_id}/rounds/new/">Enter round {number}</a>' in (
+        undone.content.decode()
+    )
