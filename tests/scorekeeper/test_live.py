@@ -385,3 +385,18 @@ def test_undo_of_the_round_that_ended_the_game_opens_it_again(new_game):
     assert f'href="/g/{game.public_id}/rounds/new/">Enter round {number}</a>' in (
         undone.content.decode()
     )
+
+
+def test_a_live_refresh_leaves_the_saved_message_and_undo_for_the_next_page(new_game):
+    game = new_game
+    scorer = phone(game)
+    scorer.post(f"/g/{game.public_id}/rounds/new/", round_form(BASKETS))
+
+    refresh = scorer.get(
+        f"/g/{game.public_id}/", headers={"HX-Request": "true", "HX-Target": "live"}
+    )
+    page = scorer.get(f"/g/{game.public_id}/")
+
+    assert "Round 1 saved." not in refresh.content.decode()
+    assert messages_of(page) == ["Round 1 saved."]
+    assert f'action="/g/{game.public_id}/rounds/undo/"' in page.content.decode()
