@@ -22,10 +22,11 @@ def live_watch(context, game) -> str:
 @register.simple_tag(takes_context=True)
 def live_refresh(context, game) -> str:
     """Attributes of a page's #live section: when the game changes it fetches the page again
-    and swaps in the fresh section, so a round saved on another phone shows without a reload."""
+    and swaps in the fresh section, so a round saved on another phone shows without a reload.
+    Its hx-select and hx-swap are its own: the scoreboard's links inside keep their own swap."""
     return format_html(
         'id="live" {} hx-get="{}" hx-trigger="game-changed from:body" hx-select="#live" '
-        'hx-swap="outerHTML"',
+        'hx-swap="outerHTML" hx-disinherit="*"',
         live_watch(context, game),
         context["request"].get_full_path(),
     )

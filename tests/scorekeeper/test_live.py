@@ -136,7 +136,7 @@ def test_the_game_page_refreshes_its_live_section_from_itself(game_with_rounds):
     assert (
         f'id="live" data-watch="/g/{game.public_id}/state" data-etag="{etag(game)}" '
         f'hx-get="/g/{game.public_id}/" hx-trigger="game-changed from:body" hx-select="#live" '
-        'hx-swap="outerHTML"'
+        'hx-swap="outerHTML" hx-disinherit="*"'
     ) in html.replace("&quot;", '"')
 
 
