@@ -8,7 +8,7 @@ from typing import Any
 from django.db import OperationalError
 
 from scorekeeper import busy, engine, round_entry, services
-from scorekeeper.models import Game
+from scorekeeper.models import Game, Round
 from scorekeeper.scoring import preview_round, round_errors
 from scorekeeper.selectors import GameView
 
@@ -35,6 +35,8 @@ class RoundPost:
     confirm: bool = False
     conflict: services.Conflict | None = None
     message: str = ""
+    # A new round just stored, which its phone may undo for a short while.
+    saved: Round | None = None
 
     @property
     def status_code(self) -> int:
@@ -91,7 +93,7 @@ def round_post(
                 version=data.get("round_version") or None,
             )
         else:
-            services.round_record(
+            saved = services.round_record(
                 game=game, number=number, ended_by=ended_by, entry=entry, user=user
             )
     except services.Conflict as conflict:
@@ -103,4 +105,6 @@ def round_post(
             raise
         # Rolled back: the same form, as typed, to send again.
         return page(BUSY, [engine.FieldError("", busy.BUSY)])
-    return RoundPost(kind=SAVED, message=f"Round {number} {'corrected' if editing else 'saved'}.")
+    if editing:
+        return RoundPost(kind=SAVED, message=f"Round {number} corrected.")
+    return RoundPost(kind=SAVED, message=f"Round {number} saved.", saved=saved)

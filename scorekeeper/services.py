@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -243,10 +243,17 @@ def round_update(
 
 @transaction.atomic
 def round_delete_last(
-    *, game: Game, user: User = None, number: int | None = None, version: str | None = None
+    *,
+    game: Game,
+    user: User = None,
+    number: int | None = None,
+    version: str | None = None,
+    undo_within: timedelta | None = None,
 ) -> int:
     """Delete the last round; returns its number. With `number` (and `version`), the round the
-    phone asked about, refused if it is no longer the last round or has changed since."""
+    phone asked about, refused if it is no longer the last round or has changed since. With
+    `undo_within`, an Undo of the save: refused once the round is older than that, and the
+    round leaves no trace in the history, as if it had never been saved."""
     game, sides, rounds = _locked(game)
     if number is not None and number > len(rounds):
         raise Conflict(
@@ -263,8 +270,18 @@ def round_delete_last(
             number=None,
         )
     if version is not None and version != rounds[-1].version:
-        raise _changed_since(
-            rounds[-1], version, "after you asked to delete it; nothing was deleted"
+        doing = (
+            "after it was saved, so it can no longer be undone; nothing was removed"
+            if undo_within is not None
+            else "after you asked to delete it; nothing was deleted"
+        )
+        raise _changed_since(rounds[-1], version, doing)
+    if undo_within is not None and timezone.now() - rounds[-1].created_at > undo_within:
+        raise _refuse(
+            "round",
+            f"Round {rounds[-1].number} was saved more than {_seconds(undo_within)} ago, so it "
+            "can no longer be undone and nothing was removed. If it is wrong, correct or delete "
+            "it from the game page.",
         )
     last = rounds.pop()
     before = _snapshot(last, sides)
@@ -272,15 +289,24 @@ def round_delete_last(
     if game.ended_by_hand and not rounds:
         game.ended_by_hand = False
     _store(game, sides, rounds, status_for(game, sides, rounds))
-    _event(
-        game,
-        GameEvent.Kind.ROUND_DELETED,
-        user,
-        round_number=last.number,
-        before=before,
-        after={"totals": _totals(sides)},
-    )
+    if undo_within is None:
+        _event(
+            game,
+            GameEvent.Kind.ROUND_DELETED,
+            user,
+            round_number=last.number,
+            before=before,
+            after={"totals": _totals(sides)},
+        )
+    else:
+        added = game.events.filter(kind=GameEvent.Kind.ROUND_ADDED, round_number=last.number)
+        added.filter(pk=added.order_by("-at", "-id").values("pk")[:1]).delete()
     return last.number
+
+
+def _seconds(span: timedelta) -> str:
+    seconds = int(span.total_seconds())
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from scorekeeper import account_views, views
+from scorekeeper import account_views, live_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("g/<str:public_id>/rounds/<int:number>/", views.round_detail, name="round_detail"),
     path("g/<str:public_id>/rounds/<int:number>/edit/", views.round_edit, name="round_edit"),
     path("g/<str:public_id>/rounds/delete-last/", views.round_delete, name="round_delete"),
+    path("g/<str:public_id>/rounds/undo/", live_views.round_undo, name="round_undo"),
+    path("g/<str:public_id>/state", live_views.game_state, name="game_state"),
     path("g/<str:public_id>/end/", views.game_end, name="game_end"),
     path("g/<str:public_id>/reopen/", views.game_reopen, name="game_reopen"),
     path("g/<str:public_id>/rematch/", views.game_rematch, name="game_rematch"),

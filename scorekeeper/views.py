@@ -10,7 +10,7 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scorekeeper import documents, engine, game_entry, round_entry, round_page, services
+from scorekeeper import documents, engine, game_entry, live, round_entry, round_page, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
 from scorekeeper.history import history_sentence
@@ -205,7 +205,10 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
             user=request.user,
         )
         if outcome.kind == round_page.SAVED:
-            messages.success(request, outcome.message)
+            if outcome.saved is not None:
+                live.offer_undo(request, game, outcome.saved)
+            else:
+                messages.success(request, outcome.message)
             return redirect("game_detail", public_id=game.public_id)
         if outcome.kind == round_page.CONFLICT:
             return _conflict(request, game, outcome.conflict, editing=editing)
@@ -275,6 +278,10 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
         # Without it a repeat of the same form would be saved as one more round.
         messages.error(request, ROUND_NUMBER_MISSING)
         return redirect("game_detail", public_id=game.public_id)
+    if request.method == "POST" and posted is not None and posted < number and request.htmx:
+        # A preview still on its way when its round was saved: nothing to show, and the saved
+        # page's messages (its Undo) stay for that page.
+        return HttpResponse(status=204)
     if request.method == "POST" and posted is not None and posted < number:
         # A double tap, or another phone saved this round first (perhaps the one that ended
         # the game): show what is stored.
@@ -322,7 +329,8 @@ def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpRespo
         "can_score": can_score(request, game),
     }
     template = "scorekeeper/round_detail.html"
-    if request.htmx:
+    # The page's own live refresh (its #live section) wants the whole page.
+    if request.htmx and request.htmx.target != "live":
         template += "#breakdown"
     return render(request, template, context)
 

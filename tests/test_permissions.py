@@ -238,6 +238,9 @@ CASES = [
         for who in ("anyone", "user")
     ),
     ("game-view", "anyone", "GET", "/g/not-a-game/", False, NOT_FOUND),
+    # The 2-second check of a page that follows the game: whoever may see the page.
+    *(("game-state", who, "GET", "/g/{game}/state", False, OK) for who in EVERYONE),
+    ("game-state", "anyone", "GET", "/g/not-a-game/state", False, NOT_FOUND),
     *(
         ("game-join", who, "GET", "/g/{game}/join/{token}/", False, moved(r"/g/[\w-]+/"))
         for who in EVERYONE
@@ -276,6 +279,10 @@ CASES = [
     *scorer_action("round-enter", "/g/{game}/rounds/new/", get_refusal=ENTER),
     *scorer_action("round-correct", "/g/{game}/rounds/1/edit/", get_refusal=CORRECT),
     *scorer_action("round-delete-last", "/g/{game}/rounds/delete-last/"),
+    # A scorer is answered on the game page (undone only on the phone that saved the round).
+    *scorer_action(
+        "round-undo", "/g/{game}/rounds/undo/", allowed=moved(r"/g/[\w-]+/"), methods=("POST",)
+    ),
     # A league's tables: its members and organisers score them from their own phones.
     *(
         ("round-enter-league", who, "GET", "/g/{league_game_public}/rounds/new/", private, OK)
