@@ -134,7 +134,7 @@ def test_a_refused_save_focuses_its_first_error_and_says_so_beside_save(page: Pa
     # Fixed as typed, the summary goes with the error.
     zoe.get_by_label("Points left in hand", exact=True).fill("35")
     expect(summary).to_have_text("")
-    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2150, Zoë -35")
+    expect(preview(page)).to_contain_text("Totals after round 1: Ann 2,150, Zoë −35")
 
 
 def test_a_correction_asks_in_a_dialog(page: Page, journey):
@@ -208,7 +208,7 @@ def test_without_javascript_no_steppers_and_the_question_at_the_top(new_context,
     page.get_by_role("button", name="Save correction").click()
     # The question stands at the top of the page, in view, its Yes focused.
     expect(page.get_by_role("alert")).to_contain_text(
-        "The game's totals go from Ann 300, Zoë -35 to Ann 300, Zoë 65."
+        "The game's totals go from Ann 300, Zoë −35 to Ann 300, Zoë 65."
     )
     assert in_view(page, "dialog.confirm-box")
     expect(page.get_by_role("button", name="Yes, save the correction")).to_be_focused()
