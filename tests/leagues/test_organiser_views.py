@@ -352,6 +352,23 @@ def test_settings_are_saved_and_seasons_keep_their_rules(as_organiser, league):
     assert league.seasons.get().rules == frozen
     event = league.events.filter(kind=LeagueEvent.Kind.LEAGUE_CHANGED).get()
     assert event.before["name"] == "Thursday Club"
+    # The audit names the settings as the form does, never by their field names.
+    assert event.summary == (
+        "Settings changed: name, description, house rules, standings by and points for a win"
+    )
+
+
+def test_a_rule_set_the_site_does_not_know_is_refused_by_name(organiser, league):
+    with pytest.raises(services.LeagueError) as caught:
+        services.league_update(league=league, user=organiser, preset="canasta")
+
+    assert caught.value.errors == [
+        (
+            "preset",
+            "Choose one of the rule sets: Baskets, Four Rounds, Sevens, Ten Thousand, Cutthroat "
+            "or Contract.",
+        )
+    ]
 
 
 def test_settings_refusal_keeps_what_was_typed(as_organiser, league):
@@ -646,6 +663,21 @@ def test_a_player_outside_the_league_is_not_found(as_organiser, league):
     outsider = Player.objects.create(name="Out")
 
     assert as_organiser.get(f"/leagues/thursday/members/{outsider.pk}/edit/").status_code == 404
+
+
+def test_merging_a_name_ending_in_s_says_what_moves_without_s_apostrophe_s(
+    as_organiser, league, eight, league_game
+):
+    chris = services.member_add(league=league, name="Chris", user=None).player
+    table_game(
+        league, [[chris, eight["Eve"]], [eight["Fay"], eight["Gus"]]], date=NIGHT.replace(day=8)
+    )
+
+    response = as_organiser.post(
+        "/leagues/thursday/members/merge/", {"keep": str(eight["Bob"].pk), "absorb": str(chris.pk)}
+    )
+
+    assert "The 1 game and 1 club night of Chris move to Bob." in response.content.decode()
 
 
 def test_merging_asks_first_and_says_what_moves(as_organiser, league, eight, league_game):
