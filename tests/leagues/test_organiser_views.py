@@ -477,8 +477,8 @@ def test_an_overlapping_season_is_refused_beside_its_start(as_organiser, league)
     assert_beside(
         html,
         "starts_on",
-        "These dates overlap season Autumn 2026 (2026-09-01 to 2026-11-30); a game's date must "
-        "fall in one season only.",
+        "These dates overlap season Autumn 2026 (1 September 2026 to 30 November 2026); a game's "
+        "date must fall in one season only.",
     )
     assert 'value="2027-01-31"' in field_block(html, "ends_on")
     assert league.seasons.count() == 1
@@ -533,7 +533,7 @@ def test_a_season_cannot_leave_out_its_club_nights(as_organiser, league, night):
     assert_beside(
         response.content.decode(),
         "starts_on",
-        "The club night of 2026-10-01 belongs to this season; its dates must include it.",
+        "The club night of 1 October 2026 belongs to this season; its dates must include it.",
     )
     season.refresh_from_db()
     assert season.starts_on == datetime.date(2026, 9, 1)
