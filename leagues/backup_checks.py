@@ -18,6 +18,7 @@ from django.db import models
 
 from scorekeeper import engine
 from scorekeeper.engine.errors import listing
+from scorekeeper.formatting import owned
 from scorekeeper.models import Game, Round, RoundScore, Side
 from scorekeeper.scoring import game_ruleset, status_for
 
@@ -336,8 +337,8 @@ def _check_scores(
         )
         if score.lines != [line.to_dict() for line in lines[side.name]]:
             raise BackupError(
-                f"{where}: the stored breakdown of {side.name}'s score is not the one the rules "
-                "give."
+                f"{where}: the stored breakdown of {owned(side.name, 'score')} is not the one "
+                "the rules give."
             )
 
 

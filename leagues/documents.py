@@ -17,6 +17,7 @@ from leagues import player_stats, selectors
 from leagues.models import ClubNight, League, Season
 from scorekeeper import engine
 from scorekeeper.documents import card_sides, dealers_for, file_stem
+from scorekeeper.formatting import decimal, number
 from scorekeeper.pdf.night_pack import NightPack, PackTable
 from scorekeeper.pdf.score_card import TARGET_ROUNDS, CardSide, ScoreCard
 from scorekeeper.pdf.standings import Column, StandingsSheet
@@ -56,26 +57,31 @@ def rules_name(rules: engine.RuleSet) -> str:
 # Standings -----------------------------------------------------------------------------------
 
 
-def _figure(value: float) -> str:
-    # The filter the standings page uses, so that both round a half the same way.
-    return floatformat(value, 1)
+def _cells(
+    whole: Callable[[int], str], figure: Callable[[float], str]
+) -> dict[str, Callable[[selectors.StandingRow], str]]:
+    """The cells of a row after the position, in the order of `selectors.SORTS` (the page's
+    columns), with whole numbers and figures written by the functions given."""
+    return {
+        "name": lambda row: row.name,
+        "games": lambda row: whole(row.games),
+        "wins": lambda row: whole(row.wins),
+        "ties": lambda row: whole(row.ties),
+        "losses": lambda row: whole(row.losses),
+        "win_pct": lambda row: figure(row.win_pct),
+        "points_for": lambda row: whole(row.points_for),
+        "points_against": lambda row: whole(row.points_against),
+        "avg_score": lambda row: figure(row.avg_score),
+        "avg_margin": lambda row: figure(row.avg_margin),
+        "league_points": lambda row: whole(row.league_points),
+        "rating": lambda row: NONE if row.rating is None else figure(row.rating),
+    }
 
 
-# The cells of a row after the position, in the order of `selectors.SORTS` (the page's columns).
-CELLS: dict[str, Callable[[selectors.StandingRow], str]] = {
-    "name": lambda row: row.name,
-    "games": lambda row: str(row.games),
-    "wins": lambda row: str(row.wins),
-    "ties": lambda row: str(row.ties),
-    "losses": lambda row: str(row.losses),
-    "win_pct": lambda row: _figure(row.win_pct),
-    "points_for": lambda row: str(row.points_for),
-    "points_against": lambda row: str(row.points_against),
-    "avg_score": lambda row: _figure(row.avg_score),
-    "avg_margin": lambda row: _figure(row.avg_margin),
-    "league_points": lambda row: str(row.league_points),
-    "rating": lambda row: NONE if row.rating is None else _figure(row.rating),
-}
+# As the standings page writes them (the same formatter as its `number` and `decimal` filters).
+CELLS = _cells(number, lambda value: decimal(value, 1))
+# For spreadsheets: plain digits and a hyphen-minus, which they read as numbers.
+PLAIN_CELLS = _cells(str, lambda value: floatformat(value, 1))
 
 
 def standings_columns() -> tuple[Column, ...]:
@@ -90,11 +96,15 @@ def standings_columns() -> tuple[Column, ...]:
     )
 
 
-def standings_row(position: int, row: selectors.StandingRow) -> tuple[str, ...]:
-    """A row of the printed table: what the standings page shows in each cell."""
+def standings_row(
+    position: int, row: selectors.StandingRow, *, plain: bool = False
+) -> tuple[str, ...]:
+    """A row of the printed table: what the standings page shows in each cell; `plain` for a
+    spreadsheet's cells."""
+    cells = PLAIN_CELLS if plain else CELLS
     return (
-        str(position),
-        *(CELLS[key](row) for key in selectors.SORTS),
+        str(position) if plain else number(position),
+        *(cells[key](row) for key in selectors.SORTS),
         row.last_five or NONE,
     )
 

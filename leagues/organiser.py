@@ -42,6 +42,7 @@ from leagues.models import (
 from leagues.selectors import rating_display
 from leagues.services import LeagueError
 from scorekeeper import engine
+from scorekeeper.formatting import number, owned
 from scorekeeper.models import GameEvent, Side
 
 AUDIT_PAGE = 100
@@ -321,8 +322,13 @@ def _merge_summary(league: League, keep: Player, absorb: Player) -> MergeSummary
         .values_list("name", flat=True)
     )
     lines = [
-        f"{absorb.name}'s {games} game{'s' if games != 1 else ''} and {nights} club "
-        f"night{'s' if nights != 1 else ''} move to {keep.name}."
+        owned(
+            absorb.name,
+            f"{number(games)} game{'s' if games != 1 else ''} and "
+            f"{number(nights)} club night{'s' if nights != 1 else ''}",
+            start=True,
+        )
+        + f" move to {keep.name}."
     ]
     if other:
         lines.append(f"{absorb.name} also plays in {_and(other)}; those records move too.")
@@ -484,7 +490,7 @@ def _parse_seats(
             problems.append(
                 (
                     row.key,
-                    f"Type {a.player.name}'s table as a number from 1 to 99, or leave it "
+                    f"Type {owned(a.player.name, 'table')} as a number from 1 to 99, or leave it "
                     "blank to sit out.",
                 )
             )

@@ -15,6 +15,7 @@ from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
 from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_download
+from scorekeeper.formatting import number
 from scorekeeper.pdf.night_pack import build_night_pack
 from scorekeeper.pdf.score_card import build_score_card
 from scorekeeper.pdf.standings import build_standings
@@ -66,7 +67,10 @@ def scoring_text(league: League) -> str:
     """How a game scores in the standings, in words."""
     if league.scoring == League.Scoring.TOTAL:
         return "League points are the total points scored."
-    return f"Win {league.win_points}, tie {league.tie_points}, loss {league.loss_points}."
+    return (
+        f"Win {number(league.win_points)}, tie {number(league.tie_points)}, "
+        f"loss {number(league.loss_points)}."
+    )
 
 
 TIE_BREAK_TEXT = (

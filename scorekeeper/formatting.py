@@ -7,6 +7,7 @@ Plain Python with no Django import, so the engine's messages, the PDF builders a
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -20,6 +21,16 @@ def number(value: int) -> str:
         sign = MINUS if value < 0 else ""
         return f"about {sign}10^{int(value.bit_length() * 0.30103):,}"
     return f"{MINUS}{abs(value):,}" if value < 0 else f"{value:,}"
+
+
+def decimal(value: float | Decimal | int, places: int) -> str:
+    """`1,234.5`, `−0.5`: a figure to `places` decimals, a half rounded away from zero as the
+    page's `floatformat` did; a value that rounds to nothing reads `0.0`, never `−0.0`."""
+    # Through its shortest repr, so that 2.675 rounds as written (2.68), not as stored.
+    exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{abs(rounded):,.{places}f}"
+    return f"{MINUS}{text}" if rounded < 0 else text
 
 
 def signed(value: int) -> str:

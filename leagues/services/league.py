@@ -21,6 +21,7 @@ from leagues.services.core import (
     _saved,
 )
 from scorekeeper import engine
+from scorekeeper.formatting import listing
 
 LEAGUE_FIELDS = (
     "name",
@@ -34,6 +35,24 @@ LEAGUE_FIELDS = (
     "tie_points",
     "loss_points",
     "visibility",
+)
+
+# How the settings page names each setting, for the audit line that lists what changed.
+SETTING_LABELS = {
+    "name": "name",
+    "slug": "address",
+    "description": "description",
+    "preset": "rule set",
+    "house_rules": "house rules",
+    "play": "play",
+    "scoring": "standings by",
+    "win_points": "points for a win",
+    "tie_points": "points for a tie",
+    "loss_points": "points for a loss",
+    "visibility": "who can see it",
+}
+RULE_SET_CHOICE = "Choose one of the rule sets: {}.".format(
+    listing([rules.name for rules in engine.RULESETS.values()], "or")
 )
 
 
@@ -59,7 +78,7 @@ def league_create(
 ) -> League:
     """Create a league run by `user`."""
     if preset not in engine.RULESETS:
-        raise _refuse("preset", f"Choose one of the rule sets: {', '.join(engine.RULESETS)}.")
+        raise _refuse("preset", RULE_SET_CHOICE)
     rules = _rules(preset, house_rules or {})
     if slug in RESERVED_SLUGS:
         raise _refuse(
@@ -111,7 +130,7 @@ def league_update(*, league: League, user: User, **changes: Any) -> League:
     for name, value in changes.items():
         setattr(league, name, value)
     if league.preset not in engine.RULESETS:
-        raise _refuse("preset", f"Choose one of the rule sets: {', '.join(engine.RULESETS)}.")
+        raise _refuse("preset", RULE_SET_CHOICE)
     league.house_rules = _rules(league.preset, league.house_rules).overrides()
     _checked(league)
     league.save()
@@ -122,7 +141,7 @@ def league_update(*, league: League, user: User, **changes: Any) -> League:
             league,
             LeagueEvent.Kind.LEAGUE_CHANGED,
             user,
-            f"Settings changed: {', '.join(changed)}",
+            f"Settings changed: {listing(SETTING_LABELS[key] for key in changed)}",
             before=changed,
             after={k: after[k] for k in changed},
         )

@@ -71,7 +71,8 @@ def _no_overlap(league: League, starts_on, ends_on, exclude: Season | None) -> N
     if other is not None:
         raise _refuse(
             "starts_on",
-            f"These dates overlap season {other.name} ({other.starts_on} to {other.ends_on}); "
+            f"These dates overlap season {other.name} ({_day(other.starts_on)} to "
+            f"{_day(other.ends_on)}); "
             "a game's date must fall in one season only.",
         )
 
@@ -92,7 +93,8 @@ def season_update(
     if outside is not None:
         raise _refuse(
             "starts_on",
-            f"The club night of {outside.date} belongs to this season; its dates must include it.",
+            f"The club night of {_day(outside.date)} belongs to this season; its dates must "
+            "include it.",
         )
     before = {
         "name": season.name,

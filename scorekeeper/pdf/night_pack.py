@@ -115,7 +115,7 @@ def _cover(pack: NightPack, width: float) -> list[Flowable]:
         for table in pack.tables:
             rows.append(
                 [
-                    text(str(table.number), CELL_BOLD),
+                    text(number(table.number), CELL_BOLD),
                     [text(_side_text(side), CELL) for side in table.sides],
                     [
                         text(", ".join(table.seats), CELL),

@@ -18,6 +18,12 @@ def number(value: int) -> str:
 
 
 @register.filter
+def decimal(value: float, places: int = 1) -> str:
+    """`1,234.5`, `−0.5`: a figure with decimals, such as a rating or an average."""
+    return formatting.decimal(value, places)
+
+
+@register.filter
 def signed(value: int) -> str:
     """`+250`, `−85`, `0`: a score line's points with its sign."""
     return formatting.signed(value)

@@ -42,17 +42,18 @@ TOTALS = {1: (3250, 1125), 2: (1360, 1780)}
 
 # The season's standings after those two games: a win is 2 league points, a loss 0; equal
 # league points go to the bigger margin, then to the name. Everyone started at the same rating,
-# so one game moves each winner to 3.4 and each loser to -1.8, whatever the margin.
+# so one game moves each winner to 3.4 and each loser to −1.8, whatever the margin. Numbers are
+# written as on every page: thousands separators and a true minus sign (U+2212).
 #  # player games W T L win% for against average margin league-points rating
 STANDINGS = [
-    ("1 Bob  1 1 0 0 100.0 3250 1125 3250.0  2125.0 2 3.4", "Win, newest first"),
-    ("2 Eve  1 1 0 0 100.0 3250 1125 3250.0  2125.0 2 3.4", "Win, newest first"),
-    ("3 Ann  1 1 0 0 100.0 1780 1360 1780.0   420.0 2 3.4", "Win, newest first"),
-    ("4 Fin  1 1 0 0 100.0 1780 1360 1780.0   420.0 2 3.4", "Win, newest first"),
-    ("5 Dan  1 0 0 1   0.0 1360 1780 1360.0  -420.0 0 -1.8", "Loss, newest first"),
-    ("6 Gil  1 0 0 1   0.0 1360 1780 1360.0  -420.0 0 -1.8", "Loss, newest first"),
-    ("7 Cat  1 0 0 1   0.0 1125 3250 1125.0 -2125.0 0 -1.8", "Loss, newest first"),
-    ("8 Hana 1 0 0 1   0.0 1125 3250 1125.0 -2125.0 0 -1.8", "Loss, newest first"),
+    ("1 Bob  1 1 0 0 100.0 3,250 1,125 3,250.0  2,125.0 2 3.4", "Win, newest first"),
+    ("2 Eve  1 1 0 0 100.0 3,250 1,125 3,250.0  2,125.0 2 3.4", "Win, newest first"),
+    ("3 Ann  1 1 0 0 100.0 1,780 1,360 1,780.0    420.0 2 3.4", "Win, newest first"),
+    ("4 Fin  1 1 0 0 100.0 1,780 1,360 1,780.0    420.0 2 3.4", "Win, newest first"),
+    ("5 Dan  1 0 0 1   0.0 1,360 1,780 1,360.0   −420.0 0 −1.8", "Loss, newest first"),
+    ("6 Gil  1 0 0 1   0.0 1,360 1,780 1,360.0   −420.0 0 −1.8", "Loss, newest first"),
+    ("7 Cat  1 0 0 1   0.0 1,125 3,250 1,125.0 −2,125.0 0 −1.8", "Loss, newest first"),
+    ("8 Hana 1 0 0 1   0.0 1,125 3,250 1,125.0 −2,125.0 0 −1.8", "Loss, newest first"),
 ]
 
 
@@ -313,7 +314,7 @@ def test_a_club_night_is_seated_scored_at_two_tables_at_once_and_followed_live(
         )
         expect(card.get_by_role("heading")).to_have_text(f"Table {table} finished")
         first, second = TOTALS[table]
-        expect(card.locator(".side-total")).to_have_text([str(first), str(second)])
+        expect(card.locator(".side-total")).to_have_text([f"{first:,}", f"{second:,}"])
         expect(card.locator(".winner .side-players")).to_have_text(winners[table])
         expect(card.locator(".game-meta")).to_have_text(f"{winners[table]} won after 1 round")
     assert spectator.evaluate("() => window.stillTheSamePage === true")

@@ -352,6 +352,23 @@ def test_settings_are_saved_and_seasons_keep_their_rules(as_organiser, league):
     assert league.seasons.get().rules == frozen
     event = league.events.filter(kind=LeagueEvent.Kind.LEAGUE_CHANGED).get()
     assert event.before["name"] == "Thursday Club"
+    # The audit names the settings as the form does, never by their field names.
+    assert event.summary == (
+        "Settings changed: name, description, house rules, standings by and points for a win"
+    )
+
+
+def test_a_rule_set_the_site_does_not_know_is_refused_by_name(organiser, league):
+    with pytest.raises(services.LeagueError) as caught:
+        services.league_update(league=league, user=organiser, preset="canasta")
+
+    assert caught.value.errors == [
+        (
+            "preset",
+            "Choose one of the rule sets: Baskets, Four Rounds, Sevens, Ten Thousand, Cutthroat "
+            "or Contract.",
+        )
+    ]
 
 
 def test_settings_refusal_keeps_what_was_typed(as_organiser, league):
@@ -460,8 +477,8 @@ def test_an_overlapping_season_is_refused_beside_its_start(as_organiser, league)
     assert_beside(
         html,
         "starts_on",
-        "These dates overlap season Autumn 2026 (2026-09-01 to 2026-11-30); a game's date must "
-        "fall in one season only.",
+        "These dates overlap season Autumn 2026 (1 September 2026 to 30 November 2026); a game's "
+        "date must fall in one season only.",
     )
     assert 'value="2027-01-31"' in field_block(html, "ends_on")
     assert league.seasons.count() == 1
@@ -516,7 +533,7 @@ def test_a_season_cannot_leave_out_its_club_nights(as_organiser, league, night):
     assert_beside(
         response.content.decode(),
         "starts_on",
-        "The club night of 2026-10-01 belongs to this season; its dates must include it.",
+        "The club night of 1 October 2026 belongs to this season; its dates must include it.",
     )
     season.refresh_from_db()
     assert season.starts_on == datetime.date(2026, 9, 1)
@@ -646,6 +663,21 @@ def test_a_player_outside_the_league_is_not_found(as_organiser, league):
     outsider = Player.objects.create(name="Out")
 
     assert as_organiser.get(f"/leagues/thursday/members/{outsider.pk}/edit/").status_code == 404
+
+
+def test_merging_a_name_ending_in_s_says_what_moves_without_s_apostrophe_s(
+    as_organiser, league, eight, league_game
+):
+    chris = services.member_add(league=league, name="Chris", user=None).player
+    table_game(
+        league, [[chris, eight["Eve"]], [eight["Fay"], eight["Gus"]]], date=NIGHT.replace(day=8)
+    )
+
+    response = as_organiser.post(
+        "/leagues/thursday/members/merge/", {"keep": str(eight["Bob"].pk), "absorb": str(chris.pk)}
+    )
+
+    assert "The 1 game and 1 club night of Chris move to Bob." in response.content.decode()
 
 
 def test_merging_asks_first_and_says_what_moves(as_organiser, league, eight, league_game):

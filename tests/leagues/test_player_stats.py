@@ -107,8 +107,8 @@ def test_results_history_with_a_voided_game(client, two_rounds):
     response = client.get(f"/leagues/thursday/players/{p['Ann'].pk}/")
 
     assert body_rows(response, 0) == [
-        "8 Oct 2026 | Cat | Bob & Dan | 5260–1815 | Voided | Game",
-        "1 Oct 2026 | Bob | Cat & Dan | 5260–1815 | Win | Game",
+        "8 Oct 2026 | Cat | Bob & Dan | 5,260–1,815 | Voided | Game",
+        "1 Oct 2026 | Bob | Cat & Dan | 5,260–1,815 | Win | Game",
     ]
     page = response.content.decode()
     assert f'href="/g/{later.game.public_id}/"' in page
@@ -133,8 +133,8 @@ def test_an_unfinished_game_is_in_progress(client, two_rounds):
 
     rows = body_rows(client.get(f"/leagues/thursday/players/{p['Dan'].pk}/"), 0)
 
-    assert rows[0] == "8 Oct 2026 | Bob | Ann & Cat | 1200–760 | In progress | Game"
-    assert rows[1] == "1 Oct 2026 | Cat | Ann & Bob | 1815–5260 | Loss | Game"
+    assert rows[0] == "8 Oct 2026 | Bob | Ann & Cat | 1,200–760 | In progress | Game"
+    assert rows[1] == "1 Oct 2026 | Cat | Ann & Bob | 1,815–5,260 | Loss | Game"
 
 
 def test_the_history_is_capped_with_a_count_of_all(client, two_rounds, monkeypatch):

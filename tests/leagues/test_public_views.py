@@ -12,6 +12,7 @@ from leagues import services, views
 from leagues.models import League, Membership, Participation
 from leagues.selectors import SORTS
 from scorekeeper import services as scores
+from scorekeeper.formatting import MINUS as M
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
@@ -66,7 +67,9 @@ def text(response_or_html) -> str:
 
 
 def rating(league, player) -> str:
-    return floatformat(Membership.objects.get(league=league, player=player).rating, 1)
+    # As the page writes it: a true minus sign, never a hyphen.
+    rated = floatformat(Membership.objects.get(league=league, player=player).rating, 1)
+    return rated.replace("-", "\u2212")
 
 
 @pytest.fixture
@@ -267,10 +270,10 @@ def test_the_standings_rows_are_what_the_games_give(client, league, club, season
     assert response.status_code == 200
     r = {name: rating(league, club[name]) for name in club}
     assert body_rows(response) == [
-        f"1 | Bob | 3 | 2 | 1 | 0 | 83.3 | 1500 | 900 | 500.0 | 200.0 | 5 | {r['Bob']} | WTW",
-        f"2 | Cat | 3 | 1 | 1 | 1 | 50.0 | 1300 | 1100 | 433.3 | 66.7 | 3 | {r['Cat']} | WTL",
-        f"3 | Ann | 3 | 1 | 1 | 1 | 50.0 | 1100 | 1300 | 366.7 | -66.7 | 3 | {r['Ann']} | LTW",
-        f"4 | Dan | 3 | 0 | 1 | 2 | 16.7 | 900 | 1500 | 300.0 | -200.0 | 1 | {r['Dan']} | LTL",
+        f"1 | Bob | 3 | 2 | 1 | 0 | 83.3 | 1,500 | 900 | 500.0 | 200.0 | 5 | {r['Bob']} | WTW",
+        f"2 | Cat | 3 | 1 | 1 | 1 | 50.0 | 1,300 | 1,100 | 433.3 | 66.7 | 3 | {r['Cat']} | WTL",
+        f"3 | Ann | 3 | 1 | 1 | 1 | 50.0 | 1,100 | 1,300 | 366.7 | {M}66.7 | 3 | {r['Ann']} | LTW",
+        f"4 | Dan | 3 | 0 | 1 | 2 | 16.7 | 900 | 1,500 | 300.0 | {M}200.0 | 1 | {r['Dan']} | LTL",
     ]
     page = response.content.decode()
     assert 'aria-label="Win, tie, win, newest first"' in page
@@ -322,7 +325,7 @@ def test_a_seasons_table_shows_the_rating_its_last_game_left(client, league, clu
     season_page = client.get(f"/leagues/thursday/seasons/{season.pk}/standings/")
     all_time = client.get("/leagues/thursday/standings/")
 
-    expected = f"{dan.mu_after - 3 * dan.sigma_after:.1f}"
+    expected = f"{dan.mu_after - 3 * dan.sigma_after:.1f}".replace("-", "\u2212")
     assert body_rows(season_page)[3].split(" | ")[12] == expected
     assert body_rows(all_time)[3].split(" | ")[12] == "37.0"
 
@@ -513,7 +516,7 @@ def test_the_night_page_shows_tables_games_and_who_waits(client, busy_night):
     assert "Autumn 2026" in page
     assert "Table 1 finished Ann & Bob 700 ★ Cat & Dan 400 Ann & Bob won after 2 rounds" in page
     assert "Table 2 playing Gus & Hal 250 Ivy & Jo 400 1 round played" in page
-    assert "Table 3 voided Max 200 Ned 1000 ★ Ned won after 2 rounds · voided: Misdeal" in page
+    assert "Table 3 voided Max 200 Ned 1,000 ★ Ned won after 2 rounds · voided: Misdeal" in page
     assert "Table 4 not started Kit Lou" in page
     assert "14 players:" in page
     assert "Sitting out: Eve" in page

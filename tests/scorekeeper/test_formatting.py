@@ -4,7 +4,7 @@ import pytest
 
 from scorekeeper import engine
 from scorekeeper.engine.sheet import sheet_items
-from scorekeeper.formatting import change, number, owned, rule_set_name, signed
+from scorekeeper.formatting import change, decimal, number, owned, rule_set_name, signed
 from scorekeeper.presenters import rules_card
 from scorekeeper.round_entry import build
 
@@ -89,3 +89,24 @@ def test_penalties_on_the_sheet_the_form_and_the_rules_card_carry_a_true_minus()
     ]
     facts = dict(rules_card(rules).facts)
     assert facts["Red threes"] == "+100 laid down, \u2212300 in hand"
+
+
+def test_a_figure_with_decimals_has_separators_a_true_minus_and_rounds_a_half_up():
+    assert [decimal(v, 1) for v in (1234.5, -0.5, 1500, 0, -1234567.25, 0.05)] == [
+        "1,234.5",
+        "\u22120.5",
+        "1,500.0",
+        "0.0",
+        "\u22121,234,567.3",
+        "0.1",
+    ]
+
+
+def test_a_figure_that_rounds_to_nothing_has_no_minus():
+    assert decimal(-0.04, 1) == "0.0"
+
+
+def test_a_figure_rounds_as_written_not_as_the_float_is_stored():
+    # 2.675 is stored as 2.67499999…; the page shows what a reader would round.
+    assert decimal(2.675, 2) == "2.68"
+    assert decimal(-33.35, 1) == "\u221233.4"
