@@ -261,7 +261,7 @@ _THREES_PARAMETERS = {
 
 def _range_text(lowest: int, highest: int, nullable: bool) -> str:
     text = f"a whole number from {number(lowest)} to {number(highest)}"
-    return text + " or null" if nullable else text
+    return text + " or left empty" if nullable else text
 
 
 def card_ranks(special_threes: bool, jokers_per_deck: int) -> tuple[tuple[str, ...], set[str]]:

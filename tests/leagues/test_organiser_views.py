@@ -309,7 +309,7 @@ def test_a_house_rule_the_engine_refuses_is_shown_beside_it(as_organiser):
     assert_beside(
         response.content.decode(),
         "target_score",
-        'The target score must be a whole number from 1 to 100,000,000 or null, not "lots".',
+        'The target score must be a whole number from 1 to 100,000,000 or left empty, not "lots".',
     )
     assert 'value="lots"' in field_block(response.content.decode(), "target_score")
     assert not League.objects.exists()
@@ -378,7 +378,7 @@ def test_settings_refusal_keeps_what_was_typed(as_organiser, league):
     assert_beside(
         response.content.decode(),
         "rounds",
-        "The number of rounds must be a whole number from 1 to 1,000 or null, not 0.",
+        "The number of rounds must be a whole number from 1 to 1,000 or left empty, not 0.",
     )
     league.refresh_from_db()
     assert league.name == "Thursday Club"

@@ -445,7 +445,7 @@ def test_signed_in_user_claims_a_game_and_sees_it_under_my_games(scorer, start_g
         (
             "rule-target_score",
             "lots",
-            "The target score must be a whole number from 1 to 100,000,000 or null, not "
+            "The target score must be a whole number from 1 to 100,000,000 or left empty, not "
             "&quot;lots&quot;.",
         ),
     ],

@@ -164,7 +164,7 @@ def test_a_blank_sheet_with_more_sides_and_house_rules(client, db):
             "/games/new/baskets/score-sheet.pdf?rule-going_out_bonus=lots&rule-target_score=-5",
             "rule-going_out_bonus: The going-out bonus must be a whole number from 0 to "
             '1,000,000, not "lots".\nrule-target_score: The target score must be a whole number '
-            "from 1 to 100,000,000 or null, not −5.",
+            "from 1 to 100,000,000 or left empty, not −5.",
         ),
         # House rules beyond what a table plays.
         (

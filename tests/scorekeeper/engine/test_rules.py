@@ -351,7 +351,8 @@ OVERRIDE_ERRORS = {
         [
             (
                 "rules.overrides.target_score",
-                "The target score must be a whole number from 1 to 100,000,000 or null, not true.",
+                "The target score must be a whole number from 1 to 100,000,000 or left empty, "
+                "not true.",
             )
         ],
     ),
@@ -372,7 +373,7 @@ OVERRIDE_ERRORS = {
             (
                 "rules.overrides.mixed_max_wild",
                 "The most wild cards in a plastic basket must be a "
-                "whole number from 1 to 6 or null, not 7.",
+                "whole number from 1 to 6 or left empty, not 7.",
             )
         ],
     ),
