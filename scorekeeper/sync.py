@@ -1,0 +1,352 @@
+"""Offline play, the server's side: a game as a phone keeps it (the snapshot), the requests a
+phone sends when its connection returns, and the writes they make.
+
+A phone scores offline and keeps each round with a key it made (a uuid4). When it is online
+again it sends the rounds in order; `round_sync` stores each once, however often it is sent,
+and says when another phone saved the same round number first. The writes are the ones the
+round form makes (`services.round_record` and `services.round_update`), so the history, the
+totals and the live version of the game follow as they do for a round typed online.
+"""
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from scorekeeper import engine, game_entry, services
+from scorekeeper.engine.scoring import ROUND_MAX
+from scorekeeper.formatting import listing, number, signed
+from scorekeeper.live import game_etag
+from scorekeeper.models import Game, Round, RoundScore
+from scorekeeper.scoring import round_errors
+
+# Where a round sent from a phone goes.
+EXACT = "exact"  # at its own number; if another phone saved that number first, say so
+END = "end"  # after the last round: both phones' rounds are kept, one after the other
+REPLACE = "replace"  # in place of the stored round of that number: the phone's round is kept
+PLACES = (EXACT, END, REPLACE)
+
+STORED = "stored"
+ALREADY = "already"
+CONFLICT = "conflict"
+
+KEY_MAX = 36
+# 16 random bytes in base64url: what `secrets.token_urlsafe(16)` makes for a game started online.
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+_KEY = re.compile(rf"[A-Za-z0-9_-]{{1,{KEY_MAX}}}")
+
+UNREADABLE = (
+    "Nothing was saved: what this phone sent could not be read. Reload the page and send it again."
+)
+NOT_A_SCORER = (
+    "Only the phones scoring this game can change it, so nothing was saved. "
+    "Ask a scorer for the scorer link."
+)
+ID_TAKEN = (
+    "This phone's address for the new game is already used by another game, so it was not "
+    "created. Start the game again on this phone to give it a new address."
+)
+
+
+def _refuse(key: str, message: str) -> engine.RoundError:
+    return engine.RoundError([engine.FieldError(key, message)])
+
+
+# Snapshots: a game as the phone keeps it.
+
+
+def round_scores(stored: Round) -> list[dict[str, Any]]:
+    """Each side's points in a stored round and its total after it, with the text shown."""
+    scores = RoundScore.objects.filter(round=stored).select_related("side")
+    return [
+        {
+            "side": score.side.name,
+            "points": score.points,
+            "points_text": signed(score.points),
+            "total": score.running_total,
+            "total_text": number(score.running_total),
+        }
+        for score in scores.order_by("side__position")
+    ]
+
+
+def round_snapshot(stored: Round) -> dict[str, Any]:
+    """A stored round as the phone keeps it; `version` says which save of it this is."""
+    return {
+        "number": stored.number,
+        "ended_by": stored.ended_by,
+        "entry": stored.entry,
+        "key": stored.client_key,
+        "version": stored.version,
+    }
+
+
+def game_snapshot(game: Game) -> dict[str, Any]:
+    """The game as the phone keeps it to score offline, read fresh from the database."""
+    game = Game.objects.get(pk=game.pk)
+    sides = list(game.sides.order_by("position"))
+    names = [side.name for side in sides]
+    return {
+        "id": game.public_id,
+        "preset": game.preset,
+        "rules": game.rules,
+        "sides": names,
+        "players": [list(side.players) for side in sides],
+        "decks": game.decks,
+        "first_dealer": game.first_dealer,
+        "ended_by_hand": game.ended_by_hand,
+        "finished": game.finished,
+        "rounds": [round_snapshot(r) for r in game.rounds.order_by("number")],
+        "version": game_etag(game.updated_at),
+        "title": " vs ".join(names),
+    }
+
+
+# What a phone sends.
+
+
+@dataclass(frozen=True)
+class RoundSent:
+    """A round a phone scored offline, as it sent it."""
+
+    key: str
+    number: int
+    ended_by: str
+    entry: list[dict[str, Any]]
+    place: str
+    version: str | None
+
+
+@dataclass(frozen=True)
+class GameSent:
+    """A game a phone started offline: its address and the start page's fields."""
+
+    public_id: str
+    preset: str
+    form: dict[str, str]
+
+
+def _object(body: bytes) -> dict[str, Any]:
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise _refuse("__all__", UNREADABLE) from None
+    if not isinstance(data, dict):
+        raise _refuse("__all__", UNREADABLE)
+    return data
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def round_sent(body: bytes) -> RoundSent:
+    """Read a round sent by a phone; raises RoundError naming every part that is wrong."""
+    data = _object(body)
+    problems = []
+    key = data.get("key")
+    if not (isinstance(key, str) and _KEY.fullmatch(key)):
+        problems.append(
+            engine.FieldError(
+                "key",
+                "Nothing was saved: the round's mark on this phone must be 1 to "
+                f"{KEY_MAX} letters, digits or dashes.",
+            )
+        )
+    sent_number = data.get("number")
+    if not (_whole(sent_number) and 1 <= sent_number <= ROUND_MAX):
+        problems.append(
+            engine.FieldError(
+                "number",
+                f"The round number must be a whole number from 1 to {number(ROUND_MAX)}.",
+            )
+        )
+    ended_by = data.get("ended_by")
+    if ended_by not in Round.EndedBy.values:
+        labels = [f"“{label}”" for label in Round.EndedBy.labels]
+        problems.append(
+            engine.FieldError("ended_by", f"How the round ended must be {listing(labels, 'or')}.")
+        )
+    entry = data.get("entry")
+    # In seating order, never by name: a name inside would score one side's cards for another.
+    if not (
+        isinstance(entry, list)
+        and entry
+        and all(isinstance(e, dict) and "name" not in e for e in entry)
+    ):
+        problems.append(
+            engine.FieldError(
+                "entry", "The round needs the scores of each side, one per side in seating order."
+            )
+        )
+    place = data.get("place", EXACT)
+    if place not in PLACES:
+        problems.append(
+            engine.FieldError(
+                "place",
+                "The round must go at its own number, after the last round, or in place of "
+                "the stored round (exact, end or replace).",
+            )
+        )
+    version = data.get("version")
+    if place == REPLACE and not (isinstance(version, str) and version):
+        problems.append(
+            engine.FieldError(
+                "version",
+                "To replace a stored round the phone must say which save of it the player saw; "
+                "open the game again and choose once more.",
+            )
+        )
+    if problems:
+        raise engine.RoundError(problems)
+    return RoundSent(
+        key=key,
+        number=sent_number,
+        ended_by=ended_by,
+        entry=entry,
+        place=place,
+        version=version if place == REPLACE else None,
+    )
+
+
+def game_sent(body: bytes) -> GameSent:
+    """Read a game started offline; raises RoundError naming every part that is wrong."""
+    data = _object(body)
+    problems = []
+    public_id = data.get("id")
+    if not (isinstance(public_id, str) and PUBLIC_ID.fullmatch(public_id)):
+        problems.append(
+            engine.FieldError(
+                "id",
+                "The game's address made on this phone must be 22 letters, digits, dashes or "
+                "underscores; start the game again on this phone.",
+            )
+        )
+    preset = data.get("preset")
+    if preset not in engine.RULESETS:
+        names = [rules.name for rules in engine.RULESETS.values()]
+        problems.append(
+            engine.FieldError("preset", f"The rule set must be one of {listing(names, 'or')}.")
+        )
+    form = data.get("form")
+    if not (isinstance(form, dict) and all(isinstance(value, str) for value in form.values())):
+        problems.append(
+            engine.FieldError("form", "The start page's fields must each be text, as typed.")
+        )
+    if problems:
+        raise engine.RoundError(problems)
+    return GameSent(public_id=public_id, preset=preset, form=form)
+
+
+# The writes.
+
+
+@dataclass(frozen=True)
+class Synced:
+    """What became of a round sent by a phone: `round` is the phone's round as stored, or on a
+    conflict the other phone's round in its place (None when a deleted round left a gap)."""
+
+    status: str
+    number: int
+    round: Round | None
+    message: str = ""
+
+
+@transaction.atomic
+def round_sync(
+    *,
+    game: Game,
+    key: str,
+    number: int,
+    ended_by: str,
+    entry: list[dict[str, Any]],
+    place: str,
+    version: str | None = None,
+    user: services.User = None,
+) -> Synced:
+    """Store a round scored offline, once: a key already stored answers ALREADY and changes
+    nothing. `place` EXACT stores it at `number` or answers CONFLICT with the round stored
+    there; END appends it; REPLACE corrects round `number` to it if that round is still the
+    save `version`. Raises RoundError (relative to the round) when the engine refuses it."""
+    # First the game's row: a second phone sending the same key waits here, then finds it.
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    done = game.rounds.filter(client_key=key).first()
+    if done is not None:
+        return Synced(ALREADY, done.number, done)
+    if place == END:
+        number = game.rounds.count() + 1
+    write = dict(game=game, number=number, ended_by=ended_by, entry=entry, user=user)
+    try:
+        if place == REPLACE:
+            stored = services.round_update(**write, version=version, client_key=key)
+        else:
+            stored = services.round_record(**write, client_key=key)
+    except services.Conflict as conflict:
+        theirs = game.rounds.filter(number=conflict.number).first() if conflict.number else None
+        return Synced(CONFLICT, number, theirs, conflict.errors[0].message)
+    except engine.RoundError as error:
+        raise engine.RoundError(round_errors(error, number)) from None
+    return Synced(STORED, stored.number, stored)
+
+
+def game_start_from_form(
+    *,
+    preset: str,
+    form: Mapping[str, str],
+    user: services.User = None,
+    public_id: str | None = None,
+) -> Game:
+    """Start a game from the start page's fields (posted there, or sent by a phone that started
+    it offline); raises RoundError with every problem, each at its field of the form."""
+    rules = engine.RULESETS[preset]
+    specs, dealer, problems, slots = game_entry.parse_sides(rules, form)
+    overrides = game_entry.overrides_from(rules, form)
+    try:
+        engine.table_rules({"base": preset, "overrides": overrides})
+    except engine.RoundError as error:
+        problems.extend(error.errors)
+    if problems:
+        raise engine.RoundError(problems)
+    try:
+        return services.game_start(
+            preset=preset,
+            sides=specs,
+            first_dealer=dealer,
+            house_rules=overrides,
+            owner=user,
+            public_id=public_id,
+        )
+    except engine.RoundError as error:
+        raise engine.RoundError(game_entry.at_slots(error.errors, slots)) from None
+
+
+@dataclass(frozen=True)
+class GameCreated:
+    game: Game
+    created: bool
+
+
+@transaction.atomic
+def game_sync_create(
+    *, public_id: str, preset: str, form: Mapping[str, str], user: services.User = None
+) -> GameCreated:
+    """Create a game started offline at the address the phone made for it; when a game is
+    already there (this request sent again, or by chance another game) it is returned with
+    `created` False and nothing changes. Raises RoundError as the start page refuses."""
+    existing = Game.objects.filter(public_id=public_id).first()
+    if existing is not None:
+        return GameCreated(existing, False)
+    try:
+        with transaction.atomic():
+            game = game_start_from_form(preset=preset, form=form, user=user, public_id=public_id)
+    except (IntegrityError, ValidationError):
+        # The same request sent twice at once: the other one created it a moment ago.
+        existing = Game.objects.filter(public_id=public_id).first()
+        if existing is None:
+            raise
+        return GameCreated(existing, False)
+    return GameCreated(game, True)
