@@ -144,68 +144,67 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _checked(checks: list[tuple[bool, str, str]]) -> None:
+    """Raise RoundError with the message of every check (passed, key, message) that failed."""
+    problems = [engine.FieldError(key, message) for passed, key, message in checks if not passed]
+    if problems:
+        raise engine.RoundError(problems)
+
+
+def _entry_ok(entry: Any) -> bool:
+    # In seating order, never by name: a name inside would score one side's cards for another.
+    return (
+        isinstance(entry, list)
+        and bool(entry)
+        and all(isinstance(side, dict) and "name" not in side for side in entry)
+    )
+
+
 def round_sent(body: bytes) -> RoundSent:
     """Read a round sent by a phone; raises RoundError naming every part that is wrong."""
     data = _object(body)
-    problems = []
-    key = data.get("key")
-    if not (isinstance(key, str) and _KEY.fullmatch(key)):
-        problems.append(
-            engine.FieldError(
+    key, sent, ended_by, entry = (data.get(k) for k in ("key", "number", "ended_by", "entry"))
+    place, version = data.get("place", EXACT), data.get("version")
+    endings = listing([f"“{label}”" for label in Round.EndedBy.labels], "or")
+    _checked(
+        [
+            (
+                isinstance(key, str) and bool(_KEY.fullmatch(key)),
                 "key",
-                "Nothing was saved: the round's mark on this phone must be 1 to "
-                f"{KEY_MAX} letters, digits or dashes.",
-            )
-        )
-    sent_number = data.get("number")
-    if not (_whole(sent_number) and 1 <= sent_number <= ROUND_MAX):
-        problems.append(
-            engine.FieldError(
+                f"The round's mark on this phone must be 1 to {KEY_MAX} letters, digits or dashes.",
+            ),
+            (
+                _whole(sent) and 1 <= sent <= ROUND_MAX,
                 "number",
                 f"The round number must be a whole number from 1 to {number(ROUND_MAX)}.",
-            )
-        )
-    ended_by = data.get("ended_by")
-    if ended_by not in Round.EndedBy.values:
-        labels = [f"“{label}”" for label in Round.EndedBy.labels]
-        problems.append(
-            engine.FieldError("ended_by", f"How the round ended must be {listing(labels, 'or')}.")
-        )
-    entry = data.get("entry")
-    # In seating order, never by name: a name inside would score one side's cards for another.
-    if not (
-        isinstance(entry, list)
-        and entry
-        and all(isinstance(e, dict) and "name" not in e for e in entry)
-    ):
-        problems.append(
-            engine.FieldError(
-                "entry", "The round needs the scores of each side, one per side in seating order."
-            )
-        )
-    place = data.get("place", EXACT)
-    if place not in PLACES:
-        problems.append(
-            engine.FieldError(
+            ),
+            (
+                ended_by in Round.EndedBy.values,
+                "ended_by",
+                f"How the round ended must be {endings}.",
+            ),
+            (
+                _entry_ok(entry),
+                "entry",
+                "The round needs the scores of each side, one per side in seating order.",
+            ),
+            (
+                place in PLACES,
                 "place",
-                "The round must go at its own number, after the last round, or in place of "
-                "the stored round (exact, end or replace).",
-            )
-        )
-    version = data.get("version")
-    if place == REPLACE and not (isinstance(version, str) and version):
-        problems.append(
-            engine.FieldError(
+                "The round must go at its own number, after the last round, or in place of the "
+                "stored round (exact, end or replace).",
+            ),
+            (
+                place != REPLACE or (isinstance(version, str) and bool(version)),
                 "version",
                 "To replace a stored round the phone must say which save of it the player saw; "
                 "open the game again and choose once more.",
-            )
-        )
-    if problems:
-        raise engine.RoundError(problems)
+            ),
+        ]
+    )
     return RoundSent(
         key=key,
-        number=sent_number,
+        number=sent,
         ended_by=ended_by,
         entry=entry,
         place=place,
@@ -216,29 +215,24 @@ def round_sent(body: bytes) -> RoundSent:
 def game_sent(body: bytes) -> GameSent:
     """Read a game started offline; raises RoundError naming every part that is wrong."""
     data = _object(body)
-    problems = []
-    public_id = data.get("id")
-    if not (isinstance(public_id, str) and PUBLIC_ID.fullmatch(public_id)):
-        problems.append(
-            engine.FieldError(
+    public_id, preset, form = data.get("id"), data.get("preset"), data.get("form")
+    presets = listing([rules.name for rules in engine.RULESETS.values()], "or")
+    _checked(
+        [
+            (
+                isinstance(public_id, str) and bool(PUBLIC_ID.fullmatch(public_id)),
                 "id",
                 "The game's address made on this phone must be 22 letters, digits, dashes or "
                 "underscores; start the game again on this phone.",
-            )
-        )
-    preset = data.get("preset")
-    if preset not in engine.RULESETS:
-        names = [rules.name for rules in engine.RULESETS.values()]
-        problems.append(
-            engine.FieldError("preset", f"The rule set must be one of {listing(names, 'or')}.")
-        )
-    form = data.get("form")
-    if not (isinstance(form, dict) and all(isinstance(value, str) for value in form.values())):
-        problems.append(
-            engine.FieldError("form", "The start page's fields must each be text, as typed.")
-        )
-    if problems:
-        raise engine.RoundError(problems)
+            ),
+            (preset in engine.RULESETS, "preset", f"The rule set must be one of {presets}."),
+            (
+                isinstance(form, dict) and all(isinstance(v, str) for v in form.values()),
+                "form",
+                "The start page's fields must each be text, as typed.",
+            ),
+        ]
+    )
     return GameSent(public_id=public_id, preset=preset, form=form)
 
 
