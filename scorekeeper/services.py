@@ -452,7 +452,12 @@ def _totals(sides: Sequence[Side]) -> dict[str, int]:
 
 def _snapshot(stored: Round, sides: Sequence[Side]) -> dict[str, Any]:
     # The totals beside the round, so the history can say what the change did to them.
-    return {"ended_by": stored.ended_by, "entry": stored.entry, "totals": _totals(sides)}
+    snapshot = {"ended_by": stored.ended_by, "entry": stored.entry, "totals": _totals(sides)}
+    if stored.client_key is not None:
+        # A round sent from a phone that scored offline is known by its key even once deleted
+        # or replaced, so that sending it again does not bring it back (scorekeeper.sync).
+        snapshot["key"] = stored.client_key
+    return snapshot
 
 
 def _result(game: Game) -> dict[str, Any]:

@@ -241,8 +241,9 @@ def game_sent(body: bytes) -> GameSent:
 
 @dataclass(frozen=True)
 class Synced:
-    """What became of a round sent by a phone: `round` is the phone's round as stored, or on a
-    conflict the other phone's round in its place (None when a deleted round left a gap)."""
+    """What became of a round sent by a phone: `round` is the phone's round as stored (None when
+    it was stored once and has since been deleted or replaced), or on a conflict the other
+    phone's round in its place (None when a deleted round left a gap)."""
 
     status: str
     number: int
@@ -262,15 +263,20 @@ def round_sync(
     version: str | None = None,
     user: services.User = None,
 ) -> Synced:
-    """Store a round scored offline, once: a key already stored answers ALREADY and changes
-    nothing. `place` EXACT stores it at `number` or answers CONFLICT with the round stored
-    there; END appends it; REPLACE corrects round `number` to it if that round is still the
-    save `version`. Raises RoundError (relative to the round) when the engine refuses it."""
+    """Store a round scored offline, once: a key already received (even if its round has since
+    been deleted or replaced) answers ALREADY and changes nothing. `place` EXACT stores it at
+    `number` or answers CONFLICT with the round stored there; END appends it; REPLACE corrects
+    round `number` to it if that round is still the save `version`. Raises RoundError (paths
+    relative to the round) when the engine refuses it."""
     # First the game's row: a second phone sending the same key waits here, then finds it.
     game = Game.objects.select_for_update().get(pk=game.pk)
     done = game.rounds.filter(client_key=key).first()
     if done is not None:
         return Synced(ALREADY, done.number, done)
+    # Stored once, then deleted or replaced on another phone: that was the players' choice.
+    received = game.events.filter(after__key=key).order_by("at", "id").first()
+    if received is not None:
+        return Synced(ALREADY, received.round_number, None)
     if place == END:
         number = game.rounds.count() + 1
     write = dict(game=game, number=number, ended_by=ended_by, entry=entry, user=user)

@@ -66,6 +66,31 @@ def test_the_same_key_sent_again_is_already_stored_and_changes_nothing(db):
     assert Round.objects.count() == 1
 
 
+def test_a_round_sent_again_after_another_phone_deleted_it_does_not_come_back(db):
+    game = baskets()
+    sync_round(game)
+    services.round_delete_last(game=game)
+    before = (rounds_of(game), kinds(game), version(game))
+
+    again = sync_round(game)
+
+    assert (again.status, again.number, again.round) == ("already", 1, None)
+    assert (rounds_of(game), kinds(game), version(game)) == before == ([], before[1], before[2])
+    assert game.events.get(kind="round_deleted").before["key"] == KEY
+
+
+def test_a_round_sent_again_after_another_phone_replaced_it_is_already_stored(db):
+    game = baskets()
+    mine = sync_round(game, key="mine").round
+    sync_round(game, key="theirs", place=sync.REPLACE, entry=OTHER, version=mine.version)
+    before = (rounds_of(game), kinds(game))
+
+    again = sync_round(game, key="mine")
+
+    assert (again.status, again.number, again.round) == ("already", 1, None)
+    assert (rounds_of(game), kinds(game)) == before == ([(1, OTHER, "theirs")], before[1])
+
+
 def test_a_round_number_another_phone_saved_first_is_a_conflict_showing_theirs(db):
     game = baskets()
     theirs = services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
@@ -125,6 +150,7 @@ def test_replace_corrects_their_round_to_mine_and_the_history_keeps_theirs(db):
         "ended_by": "stock_exhausted",
         "entry": SMALL,
         "totals": {"Ann": 50, "Bob": 25},
+        "key": KEY,
     }
     # Sent again (its answer lost), the replacement is already stored.
     assert sync_round(game, place=sync.REPLACE, version=theirs.version).status == "already"
