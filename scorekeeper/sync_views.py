@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.http.request import RawPostDataException
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET, require_POST
@@ -33,6 +34,14 @@ def _errors(errors: list[engine.FieldError], status: int = 400) -> JsonResponse:
 
 def _said(key: str, message: str, status: int) -> JsonResponse:
     return _errors([engine.FieldError(key, message)], status)
+
+
+def _body(request: HttpRequest) -> bytes:
+    try:
+        return request.body
+    except RawPostDataException:
+        # A form post, not JSON: the CSRF check has read it already, and it is not a round.
+        return b""
 
 
 def _busy_as_json(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -79,7 +88,7 @@ def game_offline(request: HttpRequest, public_id: str) -> HttpResponse:
 def game_create(request: HttpRequest) -> HttpResponse:
     """Create a game started offline; 201 created, 200 when this phone created it already."""
     try:
-        sent = sync.game_sent(request.body)
+        sent = sync.game_sent(_body(request))
         made = sync.game_sync_create(
             public_id=sent.public_id, preset=sent.preset, form=sent.form, user=request.user
         )
@@ -104,7 +113,7 @@ def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
     if not can_score(request, game):
         return _said("__all__", sync.NOT_A_SCORER, 403)
     try:
-        sent = sync.round_sent(request.body)
+        sent = sync.round_sent(_body(request))
         synced = sync.round_sync(
             game=game,
             key=sent.key,

@@ -296,6 +296,17 @@ def test_what_cannot_be_read_is_400_and_nothing_is_stored(game, phone, body):
     assert Round.objects.count() == 0
 
 
+def test_a_form_post_instead_of_json_is_400(game, phone):
+    token = phone.cookies["csrftoken"].value
+
+    response = phone.post(
+        f"/g/{game.public_id}/offline/rounds/", {"csrfmiddlewaretoken": token, "number": "1"}
+    )
+
+    assert (response.status_code, response.json()) == (400, UNREADABLE)
+    assert Round.objects.count() == 0
+
+
 def test_wrong_types_an_unknown_place_and_a_long_key_are_400_naming_each(game, phone):
     response = send(phone, game, key="k" * 37, number="1", entry={"melded_points": 5}, place="x")
 
