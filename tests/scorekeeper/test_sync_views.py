@@ -4,11 +4,13 @@ import json
 from unittest import mock
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.test import Client
 
 from scorekeeper import live, services, sync
+from scorekeeper.busy import BUSY
 from scorekeeper.models import Game, GameEvent, Round
+from tests.scorekeeper import test_sqlite_file
 from tests.scorekeeper.conftest import side_specs, start_form
 
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
@@ -24,6 +26,8 @@ NOT_A_SCORER = {
         }
     ]
 }
+# A migrated SQLite file for the busy test, as tests/scorekeeper/test_sqlite_file.py makes it.
+club_file = test_sqlite_file.club_file
 UNREADABLE = {
     "errors": [
         {
@@ -463,3 +467,25 @@ def test_a_game_that_cannot_be_read_is_400(db):
     assert wrong.status_code == 400
     assert [e["key"] for e in wrong.json()["errors"]] == ["id", "preset", "form"]
     assert Game.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "sqlite", reason="the embedded default's own locking is SQLite's"
+)
+def test_a_round_sent_while_another_table_holds_the_sqlite_file_is_503_then_stored(club_file):
+    game = services.game_start(preset="baskets", sides=side_specs("baskets"))
+    phone = scoring_phone(game)
+    phone.get("/games/new/baskets/")
+
+    with test_sqlite_file.write_lock_held(club_file):
+        refused = send(phone, game)
+
+    assert (refused.status_code, refused["Retry-After"]) == (503, "1")
+    assert refused.json() == {"errors": [{"key": "__all__", "message": BUSY}]}
+    assert (Round.objects.count(), GameEvent.objects.count()) == (0, 1)
+
+    again = send(phone, game)
+
+    assert (again.status_code, again.json()["status"]) == (201, "stored")
+    assert Round.objects.count() == 1
