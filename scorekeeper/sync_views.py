@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, Json
 from django.http.request import RawPostDataException
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
+from django.views import csrf
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import busy, engine, live, sync
@@ -24,6 +25,11 @@ NO_GAME = (
     "it is sent first."
 )
 
+CSRF_REFUSED = (
+    "Nothing was saved: this phone's pass for the site is out of date. Open the game page "
+    "while online, then send again."
+)
+
 
 def _errors(errors: list[engine.FieldError], status: int = 400) -> JsonResponse:
     return JsonResponse(
@@ -34,6 +40,15 @@ def _errors(errors: list[engine.FieldError], status: int = 400) -> JsonResponse:
 
 def _said(key: str, message: str, status: int) -> JsonResponse:
     return _errors([engine.FieldError(key, message)], status)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A JSON request refused by the CSRF check: 403 in JSON, under the key `csrf`, so that
+    the phone can tell it from a game it may not score; any other request gets Django's page."""
+    if request.content_type != "application/json":
+        return csrf.csrf_failure(request, reason)
+    logger.warning("CSRF refused a JSON request (%s): %s", reason, request.path)
+    return _said("csrf", CSRF_REFUSED, 403)
 
 
 def _body(request: HttpRequest) -> bytes:

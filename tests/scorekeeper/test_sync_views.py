@@ -348,8 +348,27 @@ def test_a_round_without_the_csrf_token_is_refused(game, phone):
         content_type="application/json",
     )
 
-    assert response.status_code == 403
+    assert (response.status_code, response.json()) == (
+        403,
+        {
+            "errors": [
+                {
+                    "key": "csrf",
+                    "message": "Nothing was saved: this phone's pass for the site is out of date. "
+                    "Open the game page while online, then send again.",
+                }
+            ]
+        },
+    )
     assert Round.objects.count() == 0
+
+
+def test_a_form_without_the_csrf_token_still_gets_djangos_page(game, phone):
+    response = phone.post(f"/g/{game.public_id}/rounds/new/", {"round_number": "1"})
+
+    assert response.status_code == 403
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert "CSRF verification failed" in response.content.decode()
 
 
 def test_a_busy_database_is_503_with_the_busy_message_to_send_again(game, phone):
