@@ -46,6 +46,10 @@ NOT_A_SCORER = (
     "Only the phones scoring this game can change it, so nothing was saved. "
     "Ask a scorer for the scorer link."
 )
+BAD_ID = (
+    "The game's address made on this phone must be 22 letters, digits, dashes or underscores; "
+    "start the game again on this phone."
+)
 ID_TAKEN = (
     "This phone's address for the new game is already used by another game, so it was not "
     "created. Start the game again on this phone to give it a new address."
@@ -219,12 +223,7 @@ def game_sent(body: bytes) -> GameSent:
     presets = listing([rules.name for rules in engine.RULESETS.values()], "or")
     _checked(
         [
-            (
-                isinstance(public_id, str) and bool(PUBLIC_ID.fullmatch(public_id)),
-                "id",
-                "The game's address made on this phone must be 22 letters, digits, dashes or "
-                "underscores; start the game again on this phone.",
-            ),
+            (isinstance(public_id, str) and bool(PUBLIC_ID.fullmatch(public_id)), "id", BAD_ID),
             (preset in engine.RULESETS, "preset", f"The rule set must be one of {presets}."),
             (
                 isinstance(form, dict) and all(isinstance(v, str) for v in form.values()),
@@ -337,6 +336,8 @@ def game_sync_create(
     """Create a game started offline at the address the phone made for it; when a game is
     already there (this request sent again, or by chance another game) it is returned with
     `created` False and nothing changes. Raises RoundError as the start page refuses."""
+    if not PUBLIC_ID.fullmatch(public_id):
+        raise _refuse("id", BAD_ID)
     existing = Game.objects.filter(public_id=public_id).first()
     if existing is not None:
         return GameCreated(existing, False)

@@ -316,6 +316,20 @@ def test_a_game_the_start_page_would_refuse_is_refused_with_its_words(db):
     assert Game.objects.count() == 0
 
 
+def test_a_game_is_created_only_at_an_address_a_phone_could_have_made(db):
+    with pytest.raises(engine.RoundError) as refused:
+        sync.game_sync_create(public_id="../admin", preset="baskets", form=start_form("baskets"))
+
+    assert [(e.path, e.message) for e in refused.value.errors] == [
+        (
+            "id",
+            "The game's address made on this phone must be 22 letters, digits, dashes or "
+            "underscores; start the game again on this phone.",
+        )
+    ]
+    assert Game.objects.count() == 0
+
+
 def test_the_round_a_phone_sends_is_read_into_its_parts():
     body = json.dumps(
         {"key": KEY, "number": 4, "ended_by": "going_out", "entry": SMALL, "place": "end"}
