@@ -292,6 +292,21 @@ def round_sync(
     return Synced(STORED, stored.number, stored)
 
 
+def round_answer(synced: Synced, game: Game) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and JSON body that tell the phone what became of its round."""
+    answer: dict[str, Any] = {"status": synced.status, "number": synced.number}
+    if synced.status == CONFLICT:
+        theirs = synced.round
+        answer["message"] = synced.message
+        answer["theirs"] = (
+            {**round_snapshot(theirs), "scores": round_scores(theirs)}
+            if theirs is not None
+            else None
+        )
+    answer["snapshot"] = game_snapshot(game)
+    return {STORED: 201, ALREADY: 200, CONFLICT: 409}[synced.status], answer
+
+
 def game_start_from_form(
     *,
     preset: str,

@@ -141,15 +141,5 @@ def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
         )
     except engine.RoundError as error:
         return _errors(error.errors)
-    answer = {"status": synced.status, "number": synced.number}
-    if synced.status == sync.CONFLICT:
-        theirs = synced.round
-        answer["message"] = synced.message
-        answer["theirs"] = (
-            {**sync.round_snapshot(theirs), "scores": sync.round_scores(theirs)}
-            if theirs is not None
-            else None
-        )
-    answer["snapshot"] = sync.game_snapshot(game)
-    status = {sync.STORED: 201, sync.ALREADY: 200, sync.CONFLICT: 409}[synced.status]
+    status, answer = sync.round_answer(synced, game)
     return JsonResponse(answer, status=status)
