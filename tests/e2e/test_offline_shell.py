@@ -1,0 +1,206 @@
+"""The installable app: the manifest and its icons, the service worker's caches, the pages it
+keeps for offline use, the offline shell, and an update that keeps what IndexedDB holds."""
+
+import pytest
+from django.contrib.staticfiles import finders
+from playwright.sync_api import BrowserContext, Page, expect
+
+from scorekeeper import services, shell
+from scorekeeper.models import Game
+from tests.e2e.offline import go_offline, go_online
+
+CACHE_KEYS = """async name => {
+  const cache = await caches.open(name);
+  return (await cache.keys()).map(request => new URL(request.url).pathname);
+}"""
+WATCH_UPDATE = """() => { window.updatedTo = new Promise(resolve =>
+  document.addEventListener("sw-updated", event => resolve(event.detail.version), {once: true})
+); }"""
+IDB_WRITE = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("offline-test", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("waiting", {keyPath: "key"});
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const tx = open.result.transaction("waiting", "readwrite");
+    tx.objectStore("waiting").put({key: "k1", number: 4, entry: [{melded_points: 50}]});
+    tx.oncomplete = () => { open.result.close(); resolve(true); };
+  };
+})"""
+IDB_READ = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("offline-test", 1);
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const request = open.result.transaction("waiting").objectStore("waiting").getAll();
+    request.onsuccess = () => { open.result.close(); resolve(request.result); };
+  };
+})"""
+
+
+@pytest.fixture
+def game(db) -> Game:
+    return services.game_start(
+        preset="baskets", sides=[services.SideSpec("Ann"), services.SideSpec("Bob")]
+    )
+
+
+def controlled(page: Page) -> str:
+    """Wait until the service worker controls the page; its version."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    return page.evaluate("offlineShell.version()")
+
+
+def cache_keys(page: Page, name: str) -> list[str]:
+    return sorted(page.evaluate(CACHE_KEYS, name))
+
+
+def scoring_phone(context: BrowserContext, live_server, game: Game) -> Page:
+    """A phone given the scorer link, on the game's page."""
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/g/{game.public_id}/join/{game.scorer_token}/")
+    expect(page.get_by_text("This phone can now score the game.")).to_be_visible()
+    return page
+
+
+def test_the_manifest_names_the_app_and_its_icons_load(page: Page, live_server):
+    page.goto(live_server.url + "/")
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    assert href == "/manifest.webmanifest"
+    answer = page.request.get(live_server.url + href)
+    assert answer.headers["content-type"] == "application/manifest+json"
+    manifest = answer.json()
+    icons = [(icon["src"], icon["sizes"], icon["purpose"]) for icon in manifest.pop("icons")]
+    assert manifest == {
+        "id": "/",
+        "name": "Hand and Foot scorekeeper",
+        "short_name": "Hand & Foot",
+        "description": "Scores for Hand and Foot, Baskets and their Canasta relatives.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": "#0b5d3b",
+        "background_color": "#fdfdfb",
+    }
+    assert icons == [
+        ("/static/icons/icon-192.png", "192x192", "any"),
+        ("/static/icons/icon-512.png", "512x512", "any"),
+        ("/static/icons/maskable-512.png", "512x512", "maskable"),
+    ]
+    assert {icon["type"] for icon in answer.json()["icons"]} == {"image/png"}
+    apple = page.locator("link[rel=apple-touch-icon]").get_attribute("href")
+    sizes = page.evaluate(
+        """async urls => Promise.all(urls.map(url => new Promise((resolve, reject) => {
+          const image = new Image();
+          image.onload = () => resolve(`${image.naturalWidth}x${image.naturalHeight}`);
+          image.onerror = () => reject(new Error(`${url} did not load`));
+          image.src = url;
+        })))""",
+        [src for src, _, _ in icons] + [apple],
+    )
+    assert sizes == ["192x192", "512x512", "512x512", "180x180"]
+    assert page.locator("meta[name=theme-color]").first.get_attribute("content") == "#0b5d3b"
+
+
+def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
+    context: BrowserContext, live_server, game: Game
+):
+    page = scoring_phone(context, live_server, game)
+    version = controlled(page)
+    assert version == shell.shell_version()
+    assert page.evaluate("caches.keys()") == [f"shell-{version}", "runtime", "pages"]
+    assert cache_keys(page, f"shell-{version}") == sorted(
+        [
+            "/offline/",
+            "/manifest.webmanifest",
+            "/static/css/app.css",
+            "/static/js/app.js",
+            "/static/js/register-sw.js",
+            "/static/vendor/htmx/htmx.min.js",
+            "/static/favicon.svg",
+            "/static/icons/icon-192.png",
+            "/static/icons/icon-512.png",
+            "/static/icons/maskable-512.png",
+            "/static/icons/apple-touch-icon.png",
+        ]
+        # The offline runtime's scripts, once they exist, are precached with the shell.
+        + [
+            f"/static/js/{name}"
+            for name in ("offline.js", "engine.js", "engine-worker.js")
+            if finders.find(f"js/{name}")
+        ]
+    )
+    # The page that installed the worker is kept at once.
+    game_page = f"/g/{game.public_id}/"
+    page.wait_for_function("async () => (await (await caches.open('pages')).keys()).length > 0")
+    assert cache_keys(page, "pages") == [game_page]
+
+    page.goto(f"{live_server.url}/g/{game.public_id}/rounds/new/")
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.goto(f"{live_server.url}/healthz")
+    page.goto(f"{live_server.url}/games/new/")
+    page.goto(f"{live_server.url}/leagues/")
+    assert cache_keys(page, "pages") == sorted(
+        [game_page, f"/g/{game.public_id}/rounds/new/", "/games/new/"]
+    )
+
+
+def test_offline_a_game_opened_online_reloads_from_the_phone_and_nothing_reaches_the_server(
+    context: BrowserContext, live_server, game: Game, server_requests
+):
+    page = scoring_phone(context, live_server, game)
+    controlled(page)
+    page.wait_for_function("async () => (await (await caches.open('pages')).keys()).length > 0")
+    before = server_requests.mark()
+    page.reload()
+    # Online, the worker asks the server first (the browser may also check /sw.js for updates).
+    assert [line for line in server_requests.since(before) if line != "GET /sw.js"] == [
+        f"GET /g/{game.public_id}/"
+    ]
+
+    go_offline(context)
+    offline = server_requests.mark()
+    assert page.evaluate("navigator.onLine") is False
+    page.reload()
+    expect(page.locator("h1")).to_have_text("Ann vs Bob")
+    expect(page).to_have_title(f"{game} · Hand and Foot scorekeeper")
+    # A game this phone never opened: the offline shell, at the address asked for.
+    page.goto(f"{live_server.url}/g/AAAAAAAAAAAAAAAAAAAAAA/")
+    expect(page).to_have_title("Offline")
+    expect(page.locator("main#offline-app h1")).to_have_text("Offline")
+    assert page.url == f"{live_server.url}/g/AAAAAAAAAAAAAAAAAAAAAA/"
+    # The page's own fetch and the worker's fetch both fail as on a phone with no signal.
+    assert page.evaluate("fetch('/healthz').then(() => 'reached', () => 'failed')") == "failed"
+    answer = page.evaluate(f"offlineShell.cachePages(['/g/{game.public_id}/rounds/new/'])")
+    assert answer == {
+        "type": "pages-cached",
+        "cached": [],
+        "refused": [f"/g/{game.public_id}/rounds/new/"],
+    }
+    assert server_requests.since(offline) == []
+
+    go_online(context)
+    online = server_requests.mark()
+    answer = page.evaluate(f"offlineShell.cachePages(['/g/{game.public_id}/rounds/new/'])")
+    assert answer["cached"] == [f"/g/{game.public_id}/rounds/new/"]
+    assert server_requests.since(online) == [f"GET /g/{game.public_id}/rounds/new/"]
+
+
+def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
+    context: BrowserContext, live_server, game: Game, monkeypatch
+):
+    page = scoring_phone(context, live_server, game)
+    old = controlled(page)
+    assert page.evaluate(IDB_WRITE) is True
+    assert f"shell-{old}" in page.evaluate("caches.keys()")
+
+    # A new engine is deployed: the live server (this process) now packs other bytes.
+    monkeypatch.setattr(shell, "engine_hash", lambda: "0123456789ab")
+    new = shell.shell_version()
+    assert new != old
+    page.evaluate(WATCH_UPDATE)
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    assert page.evaluate("window.updatedTo") == new
+
+    assert page.evaluate("caches.keys()") == ["runtime", "pages", f"shell-{new}"]
+    assert page.evaluate("offlineShell.version()") == new
+    assert page.evaluate(IDB_READ) == [{"key": "k1", "number": 4, "entry": [{"melded_points": 50}]}]
