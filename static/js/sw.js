@@ -114,10 +114,14 @@ async function keepPage(cache, url) {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  // POSTs and other writes always go to the server, and are never kept.
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  // Signing out leaves nothing of that account's pages on a shared phone.
+  if (request.method === "POST" && url.pathname === "/accounts/logout/") {
+    event.waitUntil(caches.delete(PAGES_CACHE));
+  }
+  // POSTs and other writes always go to the server, and are never kept.
+  if (request.method !== "GET") return;
   if (request.mode === "navigate") {
     event.respondWith(navigation(event, url));
   } else if (isRuntime(url.pathname)) {

@@ -8,6 +8,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper import services, shell
 from scorekeeper.models import Game
 from tests.e2e.offline import go_offline, go_online
+from tests.leagues.conftest import UserFactory
 
 CACHE_KEYS = """async name => {
   const cache = await caches.open(name);
@@ -144,6 +145,27 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
     )
 
 
+def test_signing_out_forgets_the_pages_kept_for_that_account(
+    context: BrowserContext, live_server, game: Game
+):
+    UserFactory(username="olive", password="a-long-enough-password")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/?next=/g/{game.public_id}/")
+    page.get_by_label("Username").fill("olive")
+    page.get_by_label("Password").fill("a-long-enough-password")
+    page.get_by_role("button", name="Sign in").click()
+    controlled(page)
+    page.goto(f"{live_server.url}/games/new/")
+    assert cache_keys(page, "pages") == ["/g/" + game.public_id + "/", "/games/new/"]
+
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("link", name="Sign in")).to_be_visible()
+
+    # Only the signed-out home page the sign-out led to is kept.
+    page.wait_for_function("async () => (await (await caches.open('pages')).keys()).length === 1")
+    assert cache_keys(page, "pages") == ["/"]
+
+
 def test_offline_a_game_opened_online_reloads_from_the_phone_and_nothing_reaches_the_server(
     context: BrowserContext, live_server, game: Game, server_requests
 ):
@@ -204,3 +226,15 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     assert page.evaluate("caches.keys()") == ["runtime", "pages", f"shell-{new}"]
     assert page.evaluate("offlineShell.version()") == new
     assert page.evaluate(IDB_READ) == [{"key": "k1", "number": 4, "entry": [{"melded_points": 50}]}]
+
+
+def test_the_offline_shell_fits_a_phone_and_a_desktop(context: BrowserContext, journey):
+    page = journey.watch(context.new_page())
+    for width, height in ((360, 740), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(journey.url("/offline/"))
+        expect(page.locator("main#offline-app h1")).to_have_text("Offline")
+        journey.check(page, f"offline-shell-{width}")
+        assert page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
