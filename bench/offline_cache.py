@@ -8,14 +8,16 @@ runserver serves them), starts --games games of --rounds rounds each, and opens 
 form. When the engine's runtime is in the repository (static/js/engine-worker.js), the phone
 then waits for it to be fetched and kept, as it is after the first game page once the browser
 is idle. Then it reads every cache with the Cache API in the page and sums the bodies' bytes.
-Beside the bytes: the worker's install (registration to control of the page) in milliseconds,
-printed beside a hello-world request, and the game page's own bytes for scale. The exit status
+Beside the bytes: the worker's install (registration to control of the page) and the /sw.js
+view (asked on every visit) in milliseconds, printed beside a hello-world request, and the game
+page's own bytes for scale. The exit status
 is 1 when a precached file or an opened page is missing from the caches.
 --smoke: 1 game of 3 rounds (CI's size).
 """
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -36,6 +38,7 @@ django.setup()
 from django.contrib.staticfiles import finders  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
 from django.test.testcases import LiveServerThread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -88,6 +91,18 @@ def start_games(games: int, rounds: int) -> list:
     return started
 
 
+def worker_ms(requests: int = 100) -> float:
+    """Median milliseconds of GET /sw.js, which a phone asks on every visit to check for a new
+    version: the hashing of what it precaches."""
+    client = Client(HTTP_HOST="localhost")
+    times = []
+    for _ in range(requests):
+        start = time.perf_counter()
+        assert client.get("/sw.js").status_code == 200
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
 def main(games: int, rounds: int) -> int:
     call_command("migrate", verbosity=0)
     started = start_games(games, rounds)
@@ -130,6 +145,8 @@ def main(games: int, rounds: int) -> int:
     failures += [f"not cached: {path}" for path in missing]
 
     hello = hello_world_ms()
+    sw_ms = worker_ms()
+    print(f"GET /sw.js (the update check on every visit): {sw_ms:.2f} ms {ratio(sw_ms, hello)}")
     print(f"{games} games of {rounds} rounds opened on one phone, each with its round form")
     print(
         f"service worker install, registration to control: {install_ms:.0f} ms "

@@ -18,16 +18,11 @@ from django.urls import reverse
 THEME_COLOR = "#0b5d3b"
 BACKGROUND_COLOR = "#fdfdfb"
 
-# Precached in shell-<version> when present; the offline runtime's scripts arrive with
-# the other helpers' work, so a missing one is left out rather than failing the install.
+# Precached in shell-<version>, with every script in static/js/ but the worker itself: the
+# offline runtime's modules (offline.js, engine.js, engine-worker.js, ...) as they come.
 SHELL_STATIC = [
     "css/app.css",
-    "js/app.js",
-    "js/register-sw.js",
     "vendor/htmx/htmx.min.js",
-    "js/offline.js",
-    "js/engine.js",
-    "js/engine-worker.js",
     "favicon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",
@@ -82,10 +77,21 @@ def static_prefix() -> str:
     return "/" + settings.STATIC_URL.lstrip("/")
 
 
+def shell_static() -> list[str]:
+    """The static files precached in the shell, by their names under static/."""
+    # finders.find finds folders too: every static js/ folder, the project's first.
+    scripts = {
+        f"js/{path.name}"
+        for folder in finders.find("js", find_all=True)
+        for path in Path(folder).glob("*.js")
+    } - {WORKER_SOURCE}
+    return [name for name in SHELL_STATIC if _static_file(name)] + sorted(scripts)
+
+
 def shell_assets() -> dict[str, str]:
     """Each precached static file's plain URL and the URL pages load it by (hashed in
-    production), for the files that exist."""
-    return {static_prefix() + name: static(name) for name in SHELL_STATIC if _static_file(name)}
+    production)."""
+    return {static_prefix() + name: static(name) for name in shell_static()}
 
 
 def pyodide_version() -> str:
@@ -102,7 +108,7 @@ def pyodide_version() -> str:
 def shell_version() -> str:
     """12 hex digits that change when any precached file, the worker or the engine changes."""
     digest = hashlib.sha256()
-    sources = [_static_file(name) for name in [*SHELL_STATIC, WORKER_SOURCE]]
+    sources = [_static_file(name) for name in [*shell_static(), WORKER_SOURCE]]
     template_dir = Path(settings.BASE_DIR) / "templates"
     sources += [template_dir / name for name in SHELL_TEMPLATES]
     for path in sources:

@@ -1,8 +1,10 @@
 """The installable app: the manifest and its icons, the service worker's caches, the pages it
 keeps for offline use, the offline shell, and an update that keeps what IndexedDB holds."""
 
+from pathlib import Path
+
 import pytest
-from django.contrib.staticfiles import finders
+from django.conf import settings
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper import services, shell
@@ -10,6 +12,7 @@ from scorekeeper.models import Game
 from tests.e2e.offline import go_offline, go_online
 from tests.leagues.conftest import UserFactory
 
+SCRIPTS = Path(settings.BASE_DIR) / "static" / "js"
 CACHE_KEYS = """async name => {
   const cache = await caches.open(name);
   return (await cache.keys()).map(request => new URL(request.url).pathname);
@@ -114,8 +117,6 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
             "/offline/",
             "/manifest.webmanifest",
             "/static/css/app.css",
-            "/static/js/app.js",
-            "/static/js/register-sw.js",
             "/static/vendor/htmx/htmx.min.js",
             "/static/favicon.svg",
             "/static/icons/icon-192.png",
@@ -123,12 +124,9 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
             "/static/icons/maskable-512.png",
             "/static/icons/apple-touch-icon.png",
         ]
-        # The offline runtime's scripts, once they exist, are precached with the shell.
-        + [
-            f"/static/js/{name}"
-            for name in ("offline.js", "engine.js", "engine-worker.js")
-            if finders.find(f"js/{name}")
-        ]
+        # Every script of static/js/ but the worker: app.js, register-sw.js, and the offline
+        # runtime's as they come.
+        + [f"/static/js/{path.name}" for path in SCRIPTS.glob("*.js") if path.name != "sw.js"]
     )
     # The page that installed the worker is kept at once.
     game_page = f"/g/{game.public_id}/"

@@ -1,11 +1,14 @@
 """The installable app's server side: /sw.js and its version, the manifest, the offline shell."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
+from django.templatetags.static import static
 from django.test import override_settings
 
 from scorekeeper import shell
@@ -32,18 +35,22 @@ def test_the_service_worker_is_served_at_the_root_uncached_with_its_config_first
     assert config["offline"] == "/offline/"
     assert config["manifest"] == "/manifest.webmanifest"
     assert config["static"] == "/static/"
-    assert config["precache"][:4] == [
+    scripts = sorted(
+        f"/static/js/{path.name}" for path in (STATIC / "js").glob("*.js") if path.name != "sw.js"
+    )
+    assert config["precache"] == [
         "/offline/",
         "/manifest.webmanifest",
         "/static/css/app.css",
-        "/static/js/app.js",
-    ]
-    assert set(config["precache"]) >= {
         "/static/vendor/htmx/htmx.min.js",
+        "/static/favicon.svg",
         "/static/icons/icon-192.png",
         "/static/icons/icon-512.png",
         "/static/icons/maskable-512.png",
-    }
+        "/static/icons/apple-touch-icon.png",
+        *scripts,
+    ]
+    assert {"/static/js/app.js", "/static/js/register-sw.js"} <= set(scripts)
 
 
 def test_the_service_worker_refuses_a_post(client):
@@ -73,7 +80,7 @@ def test_a_changed_stylesheet_makes_a_new_worker_version(client, tmp_path):
     assert after["precache"] == before["precache"]
 
 
-def test_a_script_that_does_not_exist_yet_is_left_out_of_the_precache(client, tmp_path):
+def test_a_new_script_is_precached_with_the_shell(client, tmp_path):
     copy = tmp_path / "static"
     shutil.copytree(STATIC, copy)
     (copy / "js" / "offline.js").write_text("// the client's script\n")
@@ -129,3 +136,25 @@ def test_every_page_links_the_manifest_and_registers_the_worker(client):
     assert '<link rel="apple-touch-icon" href="/static/icons/apple-touch-icon.png">' in page
     assert '<script src="/static/js/register-sw.js" defer></script>' in page
     assert '<a class="skip-link" href="#main">Skip to content</a>' in page
+
+
+def test_with_hashed_static_files_the_worker_precaches_the_names_pages_load(
+    client, tmp_path, settings
+):
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"},
+    }
+    call_command(
+        "collectstatic", "--noinput", "--ignore", "admin", "--ignore", "pyodide", verbosity=0
+    )
+
+    config, _ = served_config(client)
+
+    hashed = static("css/app.css")
+    assert hashed != "/static/css/app.css"
+    assert re.fullmatch(r"/static/css/app\.[0-9a-f]{12}\.css", hashed)
+    assert hashed in config["precache"]
+    assert config["assets"]["/static/css/app.css"] == hashed
+    assert "/static/css/app.css" not in config["precache"]
