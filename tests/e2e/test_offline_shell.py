@@ -17,6 +17,17 @@ CACHE_KEYS = """async name => {
   const cache = await caches.open(name);
   return (await cache.keys()).map(request => new URL(request.url).pathname);
 }"""
+# Waits (up to 10 s) for a cache to hold exactly these paths: the worker keeps a page after
+# answering its navigation, or while it activates. Answers what the cache holds.
+KEPT = """async ([name, wanted]) => {
+  const paths = async () => (await (await caches.open(name)).keys())
+    .map(request => new URL(request.url).pathname).sort();
+  for (let tries = 0; tries < 200; tries++) {
+    if (JSON.stringify(await paths()) === JSON.stringify(wanted)) break;
+    await new Promise(resolve => setTimeout(resolve, 50));
+  }
+  return paths();
+}"""
 WATCH_UPDATE = """() => { window.updatedTo = new Promise(resolve =>
   document.addEventListener("sw-updated", event => resolve(event.detail.version), {once: true})
 ); }"""
@@ -55,6 +66,11 @@ def controlled(page: Page) -> str:
 
 def cache_keys(page: Page, name: str) -> list[str]:
     return sorted(page.evaluate(CACHE_KEYS, name))
+
+
+def kept(page: Page, name: str, wanted: list[str]) -> list[str]:
+    """The paths cache `name` holds once it holds `wanted`, or after 10 s."""
+    return page.evaluate(KEPT, [name, sorted(wanted)])
 
 
 def scoring_phone(context: BrowserContext, live_server, game: Game) -> Page:
@@ -111,7 +127,10 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
     page = scoring_phone(context, live_server, game)
     version = controlled(page)
     assert version == shell.shell_version()
-    assert page.evaluate("caches.keys()") == [f"shell-{version}", "runtime", "pages"]
+    # The page that installed the worker is kept at once.
+    game_page = f"/g/{game.public_id}/"
+    assert kept(page, "pages", [game_page]) == [game_page]
+    assert sorted(page.evaluate("caches.keys()")) == ["pages", "runtime", f"shell-{version}"]
     assert cache_keys(page, f"shell-{version}") == sorted(
         [
             "/offline/",
@@ -128,19 +147,14 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
         # runtime's as they come.
         + [f"/static/js/{path.name}" for path in SCRIPTS.glob("*.js") if path.name != "sw.js"]
     )
-    # The page that installed the worker is kept at once.
-    game_page = f"/g/{game.public_id}/"
-    page.wait_for_function("async () => (await (await caches.open('pages')).keys()).length > 0")
-    assert cache_keys(page, "pages") == [game_page]
 
     page.goto(f"{live_server.url}/g/{game.public_id}/rounds/new/")
     page.goto(f"{live_server.url}/accounts/login/")
     page.goto(f"{live_server.url}/healthz")
     page.goto(f"{live_server.url}/games/new/")
     page.goto(f"{live_server.url}/leagues/")
-    assert cache_keys(page, "pages") == sorted(
-        [game_page, f"/g/{game.public_id}/rounds/new/", "/games/new/"]
-    )
+    scoring = [game_page, f"/g/{game.public_id}/rounds/new/", "/games/new/"]
+    assert kept(page, "pages", scoring) == sorted(scoring)
 
 
 def test_signing_out_forgets_the_pages_kept_for_that_account(
@@ -154,14 +168,14 @@ def test_signing_out_forgets_the_pages_kept_for_that_account(
     page.get_by_role("button", name="Sign in").click()
     controlled(page)
     page.goto(f"{live_server.url}/games/new/")
-    assert cache_keys(page, "pages") == ["/g/" + game.public_id + "/", "/games/new/"]
+    signed_in = [f"/g/{game.public_id}/", "/games/new/"]
+    assert kept(page, "pages", signed_in) == signed_in
 
     page.get_by_role("button", name="Sign out").click()
     expect(page.get_by_role("link", name="Sign in")).to_be_visible()
 
     # Only the signed-out home page the sign-out led to is kept.
-    page.wait_for_function("async () => (await (await caches.open('pages')).keys()).length === 1")
-    assert cache_keys(page, "pages") == ["/"]
+    assert kept(page, "pages", ["/"]) == ["/"]
 
 
 def test_offline_a_game_opened_online_reloads_from_the_phone_and_nothing_reaches_the_server(
@@ -169,7 +183,7 @@ def test_offline_a_game_opened_online_reloads_from_the_phone_and_nothing_reaches
 ):
     page = scoring_phone(context, live_server, game)
     controlled(page)
-    page.wait_for_function("async () => (await (await caches.open('pages')).keys()).length > 0")
+    assert kept(page, "pages", [f"/g/{game.public_id}/"]) == [f"/g/{game.public_id}/"]
     before = server_requests.mark()
     page.reload()
     # Online, the worker asks the server first (the browser may also check /sw.js for updates).
@@ -221,7 +235,7 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
     assert page.evaluate("window.updatedTo") == new
 
-    assert page.evaluate("caches.keys()") == ["runtime", "pages", f"shell-{new}"]
+    assert sorted(page.evaluate("caches.keys()")) == ["pages", "runtime", f"shell-{new}"]
     assert page.evaluate("offlineShell.version()") == new
     assert page.evaluate(IDB_READ) == [{"key": "k1", "number": 4, "entry": [{"melded_points": 50}]}]
 
