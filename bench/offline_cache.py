@@ -69,7 +69,8 @@ WAIT_FOR_RUNTIME = """async seconds => {
   const held = async () => {
     const paths = (await (await caches.open("runtime")).keys())
       .map(request => new URL(request.url).pathname);
-    return paths.some(path => path.endsWith(".wasm")) && paths.some(path => path.endsWith(".zip"));
+    return paths.some(path => path.endsWith(".wasm"))
+      && paths.some(path => path.startsWith("/offline/engine-"));
   };
   for (let tries = 0; tries < seconds * 2; tries++) {
     if (await held()) return true;
@@ -173,7 +174,7 @@ def main(games: int, rounds: int) -> int:
         size = sum(entries.values())
         parts[part(name)] = parts.get(part(name), 0) + size
         print(f"cache {name}: {len(entries)} entries, {size:,} bytes ({kib(size)})")
-        for path, entry in sorted(entries.items(), key=lambda item: -item[1])[:5]:
+        for path, entry in sorted(entries.items(), key=lambda item: -item[1])[:6]:
             print(f"    {entry:>10,}  {path}")
     for name in ("shell", "runtime", "pages"):
         size = parts.get(name, 0)

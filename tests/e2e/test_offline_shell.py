@@ -31,6 +31,12 @@ KEPT = """async ([name, wanted]) => {
 WATCH_UPDATE = """() => { window.updatedTo = new Promise(resolve =>
   document.addEventListener("sw-updated", event => resolve(event.detail.version), {once: true})
 ); }"""
+OLD_ENGINE = "/offline/engine-aaaaaaaaaaaa.zip"
+PYODIDE_FILE = "/static/vendor/pyodide/kept-by-the-test.bin"
+KEEP_IN_RUNTIME = """async paths => {
+  const cache = await caches.open("runtime");
+  for (const path of paths) await cache.put(path, new Response("test"));
+}"""
 IDB_WRITE = """() => new Promise((resolve, reject) => {
   const open = indexedDB.open("offline-test", 1);
   open.onupgradeneeded = () => open.result.createObjectStore("waiting", {keyPath: "key"});
@@ -226,9 +232,12 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     old = controlled(page)
     assert page.evaluate(IDB_WRITE) is True
     assert f"shell-{old}" in page.evaluate("caches.keys()")
+    page.evaluate(KEEP_IN_RUNTIME, [OLD_ENGINE, PYODIDE_FILE])
+    assert {OLD_ENGINE, PYODIDE_FILE} <= set(cache_keys(page, "runtime"))
 
     # A new engine is deployed: the live server (this process) now packs other bytes.
     monkeypatch.setattr(shell, "engine_hash", lambda: "0123456789ab")
+    monkeypatch.setattr(shell, "engine_url", lambda: "/offline/engine-0123456789ab.zip")
     new = shell.shell_version()
     assert new != old
     page.evaluate(WATCH_UPDATE)
@@ -238,6 +247,10 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     assert sorted(page.evaluate("caches.keys()")) == ["pages", "runtime", f"shell-{new}"]
     assert page.evaluate("offlineShell.version()") == new
     assert page.evaluate(IDB_READ) == [{"key": "k1", "number": 4, "entry": [{"melded_points": 50}]}]
+    # The old engine goes; Pyodide, unchanged, stays.
+    runtime = cache_keys(page, "runtime")
+    assert OLD_ENGINE not in runtime
+    assert PYODIDE_FILE in runtime
 
 
 def test_the_offline_shell_fits_a_phone_and_a_desktop(context: BrowserContext, journey):
