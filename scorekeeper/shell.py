@@ -31,6 +31,9 @@ SHELL_STATIC = [
 ]
 # Templates whose bytes make up the precached /offline/ page.
 SHELL_TEMPLATES = ["offline.html", "base.html"]
+PYODIDE_FOLDER = "vendor/pyodide"
+# Files of the vendored Pyodide the browser never fetches.
+PYODIDE_PAPERS = {"LICENSE", "VERSION", "README.md"}
 # Files that name the vendored Pyodide's version: a new Pyodide empties the runtime cache.
 PYODIDE_MARKERS = ["vendor/pyodide/pyodide-lock.json", "vendor/pyodide/package.json"]
 WORKER_SOURCE = "js/sw.js"
@@ -105,6 +108,18 @@ def pyodide_version() -> str:
     return digest.hexdigest()[:12]
 
 
+def runtime_files() -> list[str]:
+    """What the engine worker fetches: the vendored Pyodide (by the plain names it asks for)
+    and the engine zip; empty until they exist."""
+    folder = _static_file(PYODIDE_FOLDER)
+    files = sorted(
+        f"{static_prefix()}{PYODIDE_FOLDER}/{path.name}"
+        for path in (Path(folder).iterdir() if folder else [])
+        if path.is_file() and path.name not in PYODIDE_PAPERS
+    )
+    return files + ([engine_url()] if engine_url() else [])
+
+
 def shell_version() -> str:
     """12 hex digits that change when any precached file, the worker or the engine changes."""
     digest = hashlib.sha256()
@@ -131,6 +146,7 @@ def worker_config() -> dict:
         "static": static_prefix(),
         "engine": engine_url(),
         "runtime": pyodide_version(),
+        "runtimeFiles": runtime_files(),
     }
 
 

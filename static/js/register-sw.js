@@ -34,6 +34,9 @@
   // {type: "pages-cached", cached: [paths], refused: [paths]}.
   window.offlineShell = {
     cachePages: (urls) => ask({ type: "cache-pages", urls }),
+    // Pyodide and the engine zip, fetched now if not kept yet: resolves to
+    // {type: "runtime-cached", cached: [paths], refused: [paths]}.
+    cacheRuntime: () => ask({ type: "cache-runtime" }),
     version: () => ask({ type: "version" }).then((answer) => answer.version),
   };
 })();

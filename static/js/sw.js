@@ -166,7 +166,8 @@ async function runtimeFile(request) {
 // Cache first from this version's shell. A page kept by an older version may ask for a static
 // file by its old hashed name: offline, it gets this version's file of the same name.
 async function shellFile(request, url) {
-  const kept = await caches.match(request, { cacheName: SHELL_CACHE });
+  // A script asked for with a query string (the engine worker's addresses) is the same file.
+  const kept = await caches.match(request, { cacheName: SHELL_CACHE, ignoreSearch: true });
   if (kept) return kept;
   try {
     return await fetch(request);
@@ -181,7 +182,10 @@ async function shellFile(request, url) {
 
 // The pages ask: {type: "cache-pages", urls: [...]} keeps those pages now (a game opened
 // online), answering {type: "pages-cached", cached: [paths], refused: [paths]} on the port
-// sent with the message, else to the page that asked. {type: "version"} answers the version.
+// sent with the message, else to the page that asked. {type: "cache-runtime"} keeps Pyodide and
+// the engine zip now (a game page, once idle), answering {type: "runtime-cached", cached,
+// refused}: the runtime is then offline even if the engine loaded before this worker took over.
+// {type: "version"} answers the version.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   const reply = (answer) => {
@@ -193,8 +197,26 @@ self.addEventListener("message", (event) => {
     reply({ type: "version", version: SHELL.version });
   } else if (data.type === "cache-pages") {
     event.waitUntil(cachePages(data.urls || []).then(reply));
+  } else if (data.type === "cache-runtime") {
+    event.waitUntil(cacheRuntime().then(reply));
   }
 });
+
+async function cacheRuntime() {
+  const cache = await caches.open(RUNTIME_CACHE);
+  const cached = [];
+  const refused = [];
+  for (const path of SHELL.runtimeFiles || []) {
+    const ok = Boolean(await cache.match(path))
+      || (await fetch(path).then(async (response) => {
+        if (!keepable(response)) return false;
+        await cache.put(path, response);
+        return true;
+      }).catch(() => false));
+    (ok ? cached : refused).push(path);
+  }
+  return { type: "runtime-cached", cached, refused };
+}
 
 async function cachePages(urls) {
   const cache = await caches.open(PAGES_CACHE);

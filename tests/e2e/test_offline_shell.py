@@ -225,6 +225,33 @@ def test_offline_a_game_opened_online_reloads_from_the_phone_and_nothing_reaches
     assert server_requests.since(online) == [f"GET /g/{game.public_id}/rounds/new/"]
 
 
+def test_the_page_can_have_the_runtime_kept_and_it_then_loads_offline(
+    context: BrowserContext, live_server, game: Game, settings, tmp_path
+):
+    pyodide = tmp_path / "vendor" / "pyodide"
+    pyodide.mkdir(parents=True)
+    (pyodide / "test-runtime.bin").write_bytes(b"not really Pyodide")
+    (pyodide / "LICENSE").write_text("never fetched")
+    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, tmp_path]
+    fake = "/static/vendor/pyodide/test-runtime.bin"
+    page = scoring_phone(context, live_server, game)
+    controlled(page)
+    assert fake in shell.runtime_files()
+    assert "/static/vendor/pyodide/LICENSE" not in shell.runtime_files()
+
+    go_offline(context)
+    answer = page.evaluate("offlineShell.cacheRuntime()")
+    assert answer == {"type": "runtime-cached", "cached": [], "refused": shell.runtime_files()}
+
+    go_online(context)
+    answer = page.evaluate("offlineShell.cacheRuntime()")
+    assert answer == {"type": "runtime-cached", "cached": shell.runtime_files(), "refused": []}
+
+    go_offline(context)
+    body = page.evaluate(f"fetch('{fake}').then(response => response.text())")
+    assert body == "not really Pyodide"
+
+
 def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     context: BrowserContext, live_server, game: Game, monkeypatch
 ):
