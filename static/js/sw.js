@@ -166,9 +166,11 @@ async function runtimeFile(request) {
 // Cache first from this version's shell. A page kept by an older version may ask for a static
 // file by its old hashed name: offline, it gets this version's file of the same name.
 async function shellFile(request, url) {
-  // A script asked for with a query string (the engine worker's addresses) is the same file.
+  // A script asked for with a query string (the engine worker's addresses) is the same file,
+  // answered as a new response: a kept one carries its own URL, which a worker would take as its
+  // location, losing the query string it reads.
   const kept = await caches.match(request, { cacheName: SHELL_CACHE, ignoreSearch: true });
-  if (kept) return kept;
+  if (kept) return url.search ? new Response(kept.body, kept) : kept;
   try {
     return await fetch(request);
   } catch (error) {

@@ -252,6 +252,26 @@ def test_the_page_can_have_the_runtime_kept_and_it_then_loads_offline(
     assert body == "not really Pyodide"
 
 
+def test_a_worker_script_kept_in_the_shell_keeps_its_query_string_online_and_offline(
+    context: BrowserContext, live_server, game: Game, settings, tmp_path
+):
+    # As engine.js starts engine-worker.js: its addresses in the script's query string.
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "test-location.js").write_text("self.postMessage(self.location.search);")
+    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, tmp_path]
+    page = scoring_phone(context, live_server, game)
+    version = controlled(page)
+    assert "/static/js/test-location.js" in cache_keys(page, f"shell-{version}")
+    started = """() => new Promise(resolve => {
+      const worker = new Worker("/static/js/test-location.js?engine=/offline/engine-x.zip");
+      worker.onmessage = event => resolve(event.data);
+    })"""
+
+    assert page.evaluate(started) == "?engine=/offline/engine-x.zip"
+    go_offline(context)
+    assert page.evaluate(started) == "?engine=/offline/engine-x.zip"
+
+
 def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     context: BrowserContext, live_server, game: Game, monkeypatch
 ):
