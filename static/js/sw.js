@@ -158,9 +158,17 @@ async function runtimeFile(request) {
   const cache = await caches.open(RUNTIME_CACHE);
   const kept = await cache.match(request);
   if (kept) return kept;
-  const response = await fetch(request);
-  if (keepable(response)) await cache.put(request, response.clone());
-  return response;
+  try {
+    const response = await fetch(request);
+    if (keepable(response)) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    // A page kept before an update names the engine zip it was served with, which the update
+    // dropped: offline, it gets the current one, the engine the server now scores with.
+    const current = SHELL.engine && (await cache.match(SHELL.engine));
+    if (current && new URL(request.url).pathname.startsWith("/offline/engine-")) return current;
+    throw error;
+  }
 }
 
 // Cache first from this version's shell. A page kept by an older version may ask for a static

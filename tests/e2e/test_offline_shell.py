@@ -298,6 +298,10 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     runtime = cache_keys(page, "runtime")
     assert OLD_ENGINE not in runtime
     assert PYODIDE_FILE in runtime
+    # Offline, a page kept before the update that asks for the old engine gets the new one.
+    page.evaluate(KEEP_IN_RUNTIME, ["/offline/engine-0123456789ab.zip"])
+    go_offline(context)
+    assert page.evaluate(f"fetch('{OLD_ENGINE}').then(response => response.text())") == "test"
 
 
 def test_the_offline_shell_fits_a_phone_and_a_desktop(context: BrowserContext, journey):
