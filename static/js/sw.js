@@ -68,12 +68,14 @@ self.addEventListener("activate", (event) => {
       // Pages kept by the old version name its static files; fetch them again while online.
       await refreshPages();
     }
-    // The page that installed the worker loaded before it: keep it now, so that a game opened
-    // once online can be reopened offline.
+    // A game page that installed the worker loaded before it: keep it now, so that a game
+    // opened once online can be reopened offline. Other pages wait for their next visit, so a
+    // first look at the home page costs the server nothing more.
     const cache = await caches.open(PAGES_CACHE);
     for (const client of windows) {
       const url = new URL(client.url);
-      if (url.origin === self.location.origin && isPage(url.pathname)) {
+      if (url.origin === self.location.origin && url.pathname.startsWith("/g/")
+          && isPage(url.pathname)) {
         await keepPage(cache, url.href).catch(() => false);
       }
     }
