@@ -13,6 +13,9 @@ nothing does while the phone is offline.
     go_offline(context)   # navigator.onLine is false, "offline" fires, nothing leaves
     ...
     go_online(context)    # "online" fires, requests reach the server again
+
+A route a test adds after go_offline is asked before go_offline's own (Playwright asks the newest
+first): a route that fulfils a request answers it even while offline.
 """
 
 import os
