@@ -159,6 +159,7 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
     page.goto(f"{live_server.url}/healthz")
     page.goto(f"{live_server.url}/games/new/")
     page.goto(f"{live_server.url}/leagues/")
+    assert page.goto(f"{live_server.url}/g/AAAAAAAAAAAAAAAAAAAAAA/").status == 404
     scoring = [game_page, f"/g/{game.public_id}/rounds/new/", "/games/new/"]
     assert kept(page, "pages", scoring) == sorted(scoring)
 
