@@ -1,0 +1,69 @@
+// The engine worker: Pyodide running the repository's own Python (scorekeeper/engine and
+// scorekeeper/phone.py, packed by the server at /offline/engine-<hash>.zip), so that a phone
+// scores offline with exactly the server's rules. A module worker, started by engine.js.
+//
+// Protocol: postMessage({id, fn, args}) with fn one of PHONE_FUNCTIONS (or "ping" to wait for
+// the runtime) answers {id, ok: true, result} or {id, ok: false, error}. Arguments and results
+// cross into Python as JSON text, so only plain objects, arrays, strings, numbers and booleans
+// travel, never Python proxies that would have to be freed.
+//
+// Where things are: the worker's own query string (?engine=<zip URL>&index=<Pyodide folder>),
+// or `engine` and `index` in the first message.
+
+const PHONE_FUNCTIONS = new Set(["game_view", "round_preview", "start_game", "round_form"]);
+const EXTRACT_DIR = "/home/pyodide/packed";
+
+let runtime = null;
+
+function start(engineUrl, indexURL) {
+  runtime ??= (async () => {
+    if (!engineUrl || !indexURL) {
+      throw new Error("The engine worker needs the engine zip's address and Pyodide's folder.");
+    }
+    const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+    const pyodide = await loadPyodide({ indexURL });
+    const response = await fetch(engineUrl);
+    if (!response.ok) {
+      throw new Error(`The engine could not be fetched (${response.status} from ${engineUrl}).`);
+    }
+    pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: EXTRACT_DIR });
+    // One Python function does the JSON both ways, so a call is one crossing of the boundary.
+    return pyodide.runPython(`
+import json, sys
+sys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})
+from scorekeeper import phone
+
+def call(fn, args):
+    return json.dumps(getattr(phone, fn)(*json.loads(args)), ensure_ascii=False)
+
+call
+`);
+  })();
+  return runtime;
+}
+
+function reason(error) {
+  // A Python exception arrives as its whole traceback; its last line says what went wrong.
+  const text = String((error && error.message) || error).trim();
+  return text.split("\n").filter(Boolean).pop() || "The engine failed.";
+}
+
+const here = new URL(self.location.href).searchParams;
+
+self.addEventListener("message", async (event) => {
+  const { id, fn, args, engine, index } = event.data || {};
+  try {
+    const call = await start(engine || here.get("engine"), index || here.get("index"));
+    if (fn === "ping") {
+      self.postMessage({ id, ok: true, result: "ready" });
+      return;
+    }
+    if (!PHONE_FUNCTIONS.has(fn)) {
+      throw new Error(`The engine has no function ${fn}.`);
+    }
+    const result = JSON.parse(call(fn, JSON.stringify(args ?? [])));
+    self.postMessage({ id, ok: true, result });
+  } catch (error) {
+    self.postMessage({ id, ok: false, error: reason(error) });
+  }
+});
