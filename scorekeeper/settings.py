@@ -256,6 +256,20 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
+# The offline engine's worker compiles Pyodide's WebAssembly, which the policy above refuses: its
+# script alone is served with a policy that allows that too (not JavaScript's eval).
+ENGINE_WORKER_POLICY = "; ".join(
+    " ".join([name, *values, *(["'wasm-unsafe-eval'"] if name == "script-src" else [])])
+    for name, values in CONTENT_SECURITY_POLICY["DIRECTIVES"].items()
+)
+
+
+def _engine_worker_headers(headers, path: str, url: str) -> None:
+    if url.rsplit("/", 1)[-1].startswith("engine-worker."):
+        headers["Content-Security-Policy"] = ENGINE_WORKER_POLICY
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = _engine_worker_headers
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 PERMISSIONS_POLICY = {
     "accelerometer": [],
