@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from csp.constants import NONE, SELF
+from csp.constants import NONE, SELF, WASM_UNSAFE_EVAL
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -245,7 +245,9 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        "script-src": [SELF],
+        # WebAssembly may be compiled (Pyodide runs the engine offline), never JavaScript's
+        # eval. Chromium holds a worker to its page's policy, so the page must allow it.
+        "script-src": [SELF, WASM_UNSAFE_EVAL],
         "style-src": [SELF],
         "img-src": [SELF],
         "connect-src": [SELF],
@@ -256,20 +258,6 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     }
 }
-# The offline engine's worker compiles Pyodide's WebAssembly, which the policy above refuses: its
-# script alone is served with a policy that allows that too (not JavaScript's eval).
-ENGINE_WORKER_POLICY = "; ".join(
-    " ".join([name, *values, *(["'wasm-unsafe-eval'"] if name == "script-src" else [])])
-    for name, values in CONTENT_SECURITY_POLICY["DIRECTIVES"].items()
-)
-
-
-def _engine_worker_headers(headers, path: str, url: str) -> None:
-    if url.rsplit("/", 1)[-1].startswith("engine-worker."):
-        headers["Content-Security-Policy"] = ENGINE_WORKER_POLICY
-
-
-WHITENOISE_ADD_HEADERS_FUNCTION = _engine_worker_headers
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 PERMISSIONS_POLICY = {
     "accelerometer": [],

@@ -12,6 +12,9 @@
 
 const PHONE_FUNCTIONS = new Set(["game_view", "round_preview", "start_game", "round_form"]);
 const EXTRACT_DIR = "/home/pyodide/packed";
+// Pyodide never settles when its WebAssembly is refused (a Content-Security-Policy, a broken
+// download): a load still going after this long is reported as failed, not waited on forever.
+const LOAD_LIMIT_MS = 120000;
 
 let runtime = null;
 
@@ -21,7 +24,15 @@ function start(engineUrl, indexURL) {
       throw new Error("The engine worker needs the engine zip's address and Pyodide's folder.");
     }
     const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-    const pyodide = await loadPyodide({ indexURL });
+    const pyodide = await Promise.race([
+      loadPyodide({ indexURL }),
+      new Promise((_, reject) => {
+        setTimeout(
+          () => reject(new Error(`Pyodide did not load within ${LOAD_LIMIT_MS / 1000} s.`)),
+          LOAD_LIMIT_MS,
+        );
+      }),
+    ]);
     const response = await fetch(engineUrl);
     if (!response.ok) {
       throw new Error(`The engine could not be fetched (${response.status} from ${engineUrl}).`);
