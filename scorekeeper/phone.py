@@ -128,18 +128,26 @@ def _errors(errors: Sequence[engine.FieldError], keys: set[str]) -> list[Json]:
 
 def game_view(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]]) -> Json:
     """The game page with the waiting rounds counted in: rounds, totals, who deals next and the
-    opening melds. Waiting rounds the engine refuses are left out, with its reasons."""
+    opening melds. When the engine refuses the waiting rounds, the last ones are left out until
+    it does not: their keys are in `left_out`, the engine's reasons in `errors`."""
     names = list(snapshot["sides"])
     rules = _rules(snapshot)
     rounds = _rounds(snapshot, waiting)
     ended_by_hand = bool(snapshot.get("ended_by_hand"))
     problems: list[Json] = []
-    try:
-        status = _status(snapshot, rounds, finished=ended_by_hand)
-    except engine.RoundError as error:
-        problems = [{"key": "__all__", "message": item.message} for item in error.errors]
-        rounds = [r for r in rounds if not r["waiting"]]
-        status = _status(snapshot, rounds, finished=ended_by_hand)
+    left_out: list[Any] = []
+    while True:
+        try:
+            status = _status(snapshot, rounds, finished=ended_by_hand)
+            break
+        except engine.RoundError as error:
+            if not any(r["waiting"] for r in rounds):
+                raise  # the stored rounds alone: the server scored them, so this is no game
+            problems = problems or [
+                {"key": "__all__", "message": item.message} for item in error.errors
+            ]
+            last = max(i for i, r in enumerate(rounds) if r["waiting"])
+            left_out.insert(0, rounds.pop(last).get("key"))
     totals = [status.totals[name] for name in names]
     dealer = _dealer(snapshot, status.next_round)[1] if status.next_round else None
     melds = [status.meld_requirement[name] for name in names] if status.meld_requirement else []
@@ -183,6 +191,7 @@ def game_view(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]])
         "to_win": lines,
         "to_win_text": " · ".join(lines),
         "errors": problems,
+        "left_out": left_out,
     }
 
 

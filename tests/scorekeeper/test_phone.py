@@ -83,6 +83,7 @@ def test_the_game_view_gives_rounds_totals_dealer_and_melds_with_their_text():
         "to_win_text": "Ann needs 4,950 more to win (target 5,000) · "
         "Bob needs 4,975 more to win (target 5,000)",
         "errors": [],
+        "left_out": [],
     }
 
 
@@ -91,6 +92,7 @@ def test_a_waiting_round_counts_in_the_totals_the_dealer_and_the_next_round():
     before = phone.game_view(game, [])
     after = phone.game_view(game, [WAITING_2])
     assert [r["waiting"] for r in before["rounds"]] == [False]
+    assert after["left_out"] == []
     assert [(r["number"], r["waiting"], r["key"]) for r in after["rounds"]] == [
         (1, False, None),
         (2, True, "k2"),
@@ -110,17 +112,27 @@ def test_a_waiting_round_counts_in_the_totals_the_dealer_and_the_next_round():
     )
 
 
-def test_a_waiting_round_the_engine_refuses_is_left_out_with_its_reason():
+def test_a_waiting_round_the_engine_refuses_is_left_out_with_those_after_it_and_its_reason():
     refused = {**WAITING_2, "entry": [{"melded_points": 7}, {}]}
-    view = phone.game_view(baskets_game(), [refused])
+    after = {**WAITING_2, "key": "k3", "number": 3}
+    view = phone.game_view(baskets_game(), [refused, after])
     assert [r["number"] for r in view["rounds"]] == [1]
     assert view["next_round"] == 2
+    assert view["left_out"] == ["k2", "k3"]
     assert view["errors"] == [
         {
             "key": "__all__",
             "message": "Ann's melded points must be a multiple of 5, since every card is, not 7.",
         }
     ]
+
+
+def test_the_waiting_rounds_before_a_refused_one_still_count():
+    refused = {**WAITING_2, "key": "k3", "number": 3, "entry": [{"melded_points": 7}, {}]}
+    view = phone.game_view(baskets_game(), [WAITING_2, refused])
+    assert [(r["number"], r["key"]) for r in view["rounds"]] == [(1, None), (2, "k2")]
+    assert view["left_out"] == ["k3"]
+    assert [t["total"] for t in view["totals"]] == [145, 325]
 
 
 def test_the_live_breakdown_gives_the_entry_each_sides_lines_and_the_totals_after():
