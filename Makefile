@@ -11,7 +11,7 @@ AXE_VERSION := 4.14.1
 PYODIDE_VERSION := 314.0.7
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures clean
+.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -55,6 +55,10 @@ format: $(VENV)/.installed-dev
 # The pictures of each kind of PDF in docs/, drawn from the demo data (needs pdftoppm).
 docs-pictures: $(VENV)/.installed
 	$(BIN)/python docs/pdf_pictures.py
+
+# The app's PNG icons (static/icons/), drawn from static/favicon.svg by Chromium; commit them.
+icons: $(VENV)/.installed-dev
+	$(BIN)/python docs/app_icons.py
 
 # htmx comes from the npm registry's htmx.org package, never from a CDN at run time.
 vendor-htmx:
