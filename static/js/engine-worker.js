@@ -16,32 +16,53 @@ const EXTRACT_DIR = "/home/pyodide/packed";
 // download): a load still going after this long is reported as failed, not waited on forever.
 const LOAD_LIMIT_MS = 120000;
 
-let runtime = null;
+let python = null; // Pyodide, loaded once
+let runtime = null; // the call function, once the engine zip is unpacked and imported
+
+// A step that failed (no connection, say) is tried again by the next message, not kept.
+function retried(promise, forget) {
+  promise.catch(forget);
+  return promise;
+}
+
+function loadPython(indexURL) {
+  python ??= retried(
+    (async () => {
+      const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+      return Promise.race([
+        loadPyodide({ indexURL }),
+        new Promise((_, reject) => {
+          setTimeout(
+            () => reject(new Error(`Pyodide did not load within ${LOAD_LIMIT_MS / 1000} s.`)),
+            LOAD_LIMIT_MS,
+          );
+        }),
+      ]);
+    })(),
+    () => {
+      python = null;
+    },
+  );
+  return python;
+}
 
 function start(engineUrl, indexURL) {
-  runtime ??= (async () => {
-    if (!engineUrl || !indexURL) {
-      throw new Error("The engine worker needs the engine zip's address and Pyodide's folder.");
-    }
-    const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-    const pyodide = await Promise.race([
-      loadPyodide({ indexURL }),
-      new Promise((_, reject) => {
-        setTimeout(
-          () => reject(new Error(`Pyodide did not load within ${LOAD_LIMIT_MS / 1000} s.`)),
-          LOAD_LIMIT_MS,
-        );
-      }),
-    ]);
-    const response = await fetch(engineUrl);
-    if (!response.ok) {
-      throw new Error(`The engine could not be fetched (${response.status} from ${engineUrl}).`);
-    }
-    pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: EXTRACT_DIR });
-    // One Python function does the JSON both ways, so a call is one crossing of the boundary.
-    return pyodide.runPython(`
+  runtime ??= retried(
+    (async () => {
+      if (!engineUrl || !indexURL) {
+        throw new Error("The engine worker needs the engine zip's address and Pyodide's folder.");
+      }
+      const pyodide = await loadPython(indexURL);
+      const response = await fetch(engineUrl);
+      if (!response.ok) {
+        throw new Error(`The engine could not be fetched (${response.status} from ${engineUrl}).`);
+      }
+      pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: EXTRACT_DIR });
+      // One Python function does the JSON both ways, so a call is one crossing of the boundary.
+      return pyodide.runPython(`
 import json, sys
-sys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})
+if ${JSON.stringify(EXTRACT_DIR)} not in sys.path:
+    sys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})
 from scorekeeper import phone
 
 def call(fn, args):
@@ -49,7 +70,11 @@ def call(fn, args):
 
 call
 `);
-  })();
+    })(),
+    () => {
+      runtime = null;
+    },
+  );
   return runtime;
 }
 

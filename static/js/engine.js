@@ -4,7 +4,10 @@
 //   import * as engine from "./engine.js";   // always relative, so every page shares one worker
 //   engine.warm();                           // on a game page: load once the page is idle
 //   const view = await engine.call("game_view", snapshot, waiting);
-//   await engine.ready;                      // resolves when the runtime has loaded
+//   await engine.ready;                      // resolves when the runtime has first loaded
+//
+// A call that fails to start the runtime (no connection and nothing cached) rejects with the
+// reason; the next call tries again. `ready` settles once, with the first start's outcome.
 //
 // The addresses come from <meta> tags of base.html: engine-worker (this worker's script),
 // engine-zip (the packed Python) and pyodide-index (the vendored Pyodide folder).
@@ -53,7 +56,10 @@ function start() {
     else waiter.reject(new Error(data.error));
   });
   worker.addEventListener("error", (event) => {
+    // The script itself did not load or run: the next call starts a new worker.
     failAll(event.message || "The engine worker could not start.");
+    worker.terminate();
+    worker = null;
   });
   send("ping", []).then(settle.resolve, settle.reject);
 }

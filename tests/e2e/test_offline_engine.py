@@ -20,6 +20,13 @@ CALL = """async ([fn, args]) => {
 }"""
 
 
+# The same, for a call expected to fail: its error message.
+CALL_FAILING = """async ([fn, args]) => {
+  const engine = await import("/static/js/engine.js");
+  return engine.call(fn, ...args).then(() => "answered", (error) => error.message);
+}"""
+
+
 def scoring_page(page: Page, journey, game) -> None:
     """This phone scores the game and has its page open, with the engine loaded."""
     page.goto(journey.url(f"/g/{game.public_id}/join/{game.scorer_token}/"))
@@ -77,3 +84,20 @@ def test_the_runtime_is_fetched_only_after_a_game_page_has_loaded(page: Page, jo
         "python_stdlib.zip",
     ]
     assert events.index("load") < min(runtime)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_start_that_fails_offline_is_tried_again_once_online(new_context, live_server):
+    game, _ = played_game("baskets")
+    kept = snapshot(game)
+    # No service worker to keep the scripts: the worker's own script cannot load offline.
+    context = new_context(service_workers="block")
+    page = context.new_page()
+    # A viewer's page: nothing has started the engine; engine.js itself loaded while online.
+    page.goto(f"{live_server.url}/g/{game.public_id}/")
+    page.evaluate('async () => { await import("/static/js/engine.js"); }')
+    context.set_offline(True)
+    failed = page.evaluate(CALL_FAILING, ["game_view", [kept, []]])
+    context.set_offline(False)
+    assert failed == "The engine worker could not start."
+    assert page.evaluate(CALL, ["game_view", [kept, []]]) == phone.game_view(kept, [])
