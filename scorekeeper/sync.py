@@ -317,12 +317,7 @@ def game_start_from_form(
     """Start a game from the start page's fields (posted there, or sent by a phone that started
     it offline); raises RoundError with every problem, each at its field of the form."""
     rules = engine.RULESETS[preset]
-    specs, dealer, problems, slots = game_entry.parse_sides(rules, form)
-    overrides = game_entry.overrides_from(rules, form)
-    try:
-        engine.table_rules({"base": preset, "overrides": overrides})
-    except engine.RoundError as error:
-        problems.extend(error.errors)
+    specs, dealer, overrides, problems, slots = game_entry.read_start(rules, form)
     if problems:
         raise engine.RoundError(problems)
     try:
@@ -350,7 +345,8 @@ def game_sync_create(
 ) -> GameCreated:
     """Create a game started offline at the address the phone made for it; when a game is
     already there (this request sent again, or by chance another game) it is returned with
-    `created` False and nothing changes. Raises RoundError as the start page refuses."""
+    `created` False and nothing changes. Raises RoundError as the start page refuses, each
+    error under the key of its field, as `phone.start_game` gives it on the phone."""
     if not PUBLIC_ID.fullmatch(public_id):
         raise _refuse("id", BAD_ID)
     existing = Game.objects.filter(public_id=public_id).first()
@@ -359,6 +355,11 @@ def game_sync_create(
     try:
         with transaction.atomic():
             game = game_start_from_form(preset=preset, form=form, user=user, public_id=public_id)
+    except engine.RoundError as error:
+        keys = set(game_entry.rule_values(engine.RULESETS[preset]))
+        raise engine.RoundError(
+            [engine.FieldError(game_entry.error_key(keys, e.path), e.message) for e in error.errors]
+        ) from None
     except (IntegrityError, ValidationError):
         # The same request sent twice at once: the other one created it a moment ago.
         existing = Game.objects.filter(public_id=public_id).first()

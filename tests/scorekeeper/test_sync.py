@@ -309,7 +309,7 @@ def test_a_game_the_start_page_would_refuse_is_refused_with_its_words(db):
     assert [(e.path, e.message) for e in refused.value.errors] == [
         ("sides", "Baskets needs at least 2 players; name 1 more."),
         (
-            "rules.overrides.going_out_bonus",
+            "rule-going_out_bonus",
             'The going-out bonus must be a whole number from 0 to 1,000,000, not "lots".',
         ),
     ]

@@ -7,11 +7,12 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import Client
 
-from scorekeeper import live, services, sync
+from scorekeeper import engine, live, services, sync
+from scorekeeper import phone as phone_module
 from scorekeeper.busy import BUSY
 from scorekeeper.models import Game, GameEvent, Round
 from tests.scorekeeper import test_sqlite_file
-from tests.scorekeeper.conftest import side_specs, start_form
+from tests.scorekeeper.conftest import round_form, side_specs, start_form
 
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
 OTHER = [{"melded_points": 90}, {"melded_points": 10}]
@@ -508,3 +509,39 @@ def test_a_round_sent_while_another_table_holds_the_sqlite_file_is_503_then_stor
 
     assert (again.status_code, again.json()["status"]) == (201, "stored")
     assert Round.objects.count() == 1
+
+
+@pytest.mark.parametrize("preset", sorted(engine.RULESETS))
+def test_a_game_created_from_the_phone_is_the_game_the_phones_engine_started(db, preset):
+    form = start_form(preset)
+    on_phone = phone_module.start_game(preset, form, PUBLIC_ID)["snapshot"]
+
+    created = create(new_phone(), preset=preset, form=form).json()["snapshot"]
+
+    assert created == {**on_phone, "version": created["version"]}
+
+
+@pytest.mark.parametrize("preset", sorted(engine.RULESETS))
+def test_a_round_the_phones_engine_previewed_is_stored_with_the_totals_it_showed(db, preset):
+    phone = new_phone()
+    game = create(phone, preset=preset, form=start_form(preset)).json()["snapshot"]
+    preview = phone_module.round_preview(game, [], round_form(engine.RULESETS[preset]))
+    assert preview["ok"], preview["errors"]
+
+    response = send(phone, Game.objects.get(), entry=preview["entry"], ended_by=preview["ended_by"])
+
+    stored = response.json()["snapshot"]
+    assert response.status_code == 201
+    assert stored["rounds"][0]["entry"] == preview["entry"]
+    assert phone_module.game_view(stored, [])["totals"] == preview["totals_after"]
+
+
+def test_a_game_refused_is_refused_with_the_phones_own_keys_and_words(db):
+    form = {"side0-player0": "Ann", "first_dealer": "0-0", "rule-going_out_bonus": "lots"}
+    on_phone = phone_module.start_game("baskets", form, PUBLIC_ID)
+
+    response = create(new_phone(), form=form)
+
+    assert response.status_code == 400
+    assert response.json() == {"errors": on_phone["errors"]}
+    assert [e["key"] for e in on_phone["errors"]] == ["sides", "rule-going_out_bonus"]
