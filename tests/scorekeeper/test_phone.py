@@ -9,7 +9,7 @@ from django.test import Client
 from scorekeeper import engine, phone, round_entry
 from scorekeeper.models import Game
 from scorekeeper.scoring import preview_round, status_for
-from scorekeeper.selectors import game_view
+from scorekeeper.selectors import game_get, game_view
 from tests.offline_games import PRESETS, next_round_form, played_game, snapshot
 from tests.scorekeeper.conftest import round_form, start_form
 
@@ -240,7 +240,8 @@ def test_a_round_past_the_next_one_is_refused_in_words():
 def test_the_game_view_has_the_servers_totals_dealer_and_melds(db, preset):
     game, _ = played_game(preset)
     view = phone.game_view(snapshot(game), [])
-    server = game_view(game)
+    # As the game page loads it: game_get orders each round's scores by seat.
+    server = game_view(game_get(game.public_id))
     status = status_for(game, server.sides, server.rounds)
     assert [t["total"] for t in view["totals"]] == [status.totals[s.name] for s in server.sides]
     assert [t["total"] for t in view["totals"]] == server.totals
@@ -273,7 +274,7 @@ def test_the_preview_entry_is_what_the_round_page_stores_for_the_same_fields(db,
 @pytest.mark.parametrize("preset", ["baskets", "four-rounds"])
 def test_a_refused_preview_has_the_errors_the_round_page_shows(db, preset):
     game, _ = played_game(preset)
-    view = game_view(game)
+    view = game_view(game_get(game.public_id))
     form = {**round_form(view.rules, number=4), "s0-melded_points": "12", "s1-hand_points": "x"}
     preview = phone.round_preview(snapshot(game), [], form)
     dealer = view.dealer.side_index
@@ -360,7 +361,7 @@ def test_the_round_form_has_the_fields_of_the_servers_round_page(db, preset):
         keys |= {card["key"] for pile in ("melded", "hand") for card in side[pile]["cards"]}
         keys |= {key for book in side["open_books"] for key in book.values()}
     assert keys == names
-    view = game_view(game)
+    view = game_view(game_get(game.public_id))
     assert (drawn["number"], drawn["dealer"]) == (view.next_round, view.dealer.player)
     assert [m["points"] for m in drawn["meld_requirement"]] == view.meld
 
