@@ -43,11 +43,19 @@ async function engine() {
 async function compute(fn, ...args) {
   return (await engine()).call(fn, ...args);
 }
+// The engine's runtime is large: it is fetched once the page has loaded and the browser is idle.
+function whenIdle() {
+  return new Promise((resolve) => {
+    const idle = () => (window.requestIdleCallback ? requestIdleCallback(() => resolve()) : setTimeout(resolve, 200));
+    if (document.readyState === "complete") idle();
+    else window.addEventListener("load", idle, { once: true });
+  });
+}
 function warmWhenIdle() {
-  const start = () => engine().then((e) => e.warm && e.warm()).catch(() => {});
-  const idle = () => (window.requestIdleCallback ? requestIdleCallback(start) : setTimeout(start, 200));
-  if (document.readyState === "complete") idle();
-  else window.addEventListener("load", idle, { once: true });
+  whenIdle()
+    .then(engine)
+    .then((e) => e.warm && e.warm())
+    .catch(showTrouble);
 }
 
 // ---- Talking to the server.
@@ -351,7 +359,23 @@ function versionHtml(title, sides, scores) {
   )}</table></div>`;
 }
 
+// Removing a round is asked once more; the question stays through redraws until answered.
+const asking = new Map();
+
+function askHtml(round) {
+  const choice = asking.get(round.key);
+  const why = choice === "theirs" ? `The other phone's round ${round.number} stays.` : "It cannot be brought back.";
+  return html`<div class="choices"><p role="alert">Remove this phone's round ${round.number}? ${why}</p>
+    <button type="button" class="button" data-offline-choice="drop" data-key="${round.key}">Yes, remove this phone's round ${round.number}</button>
+    <button type="button" class="button secondary" data-offline-choice="back" data-key="${round.key}">No, go back</button></div>`;
+}
+
 async function problemHtml(game, round) {
+  if (asking.has(round.key) && round.state !== "waiting") {
+    const title = round.state === "conflict" ? `Round ${round.number} was saved on two phones` : `Round ${round.number} was not stored`;
+    return html`<section class="offline-problem${round.state === "conflict" ? " conflict" : ""}" data-key="${round.key}">
+      <h2>${title}</h2>${askHtml(round)}</section>`;
+  }
   if (round.state === "refused") {
     return html`<section class="offline-problem" data-key="${round.key}">
       <h2>Round ${round.number} was not stored</h2>
@@ -396,20 +420,21 @@ async function choose(button) {
   const round = (await db.waitingFor()).find((r) => r.key === key);
   if (!round) return;
   const choice = button.dataset.offlineChoice;
-  if (choice === "theirs" || choice === "discard") {
-    const box = button.closest(".choices");
-    box.innerHTML = html`<p role="alert">Remove this phone's round ${round.number}? ${
-      choice === "theirs" ? `The other phone's round ${round.number} stays.` : "It cannot be brought back."
-    }</p>
-      <button type="button" class="button" data-offline-choice="drop" data-key="${key}">Yes, remove this phone's round ${round.number}</button>
-      <button type="button" class="button secondary" data-offline-choice="back" data-key="${key}">No, go back</button>`.text;
-    box.querySelector("button").focus();
+  if (choice === "theirs" || choice === "discard") asking.set(key, choice);
+  if (choice === "back") asking.delete(key);
+  if (["theirs", "discard", "back"].includes(choice)) {
+    await redrawPage();
+    document.querySelector(`.offline-problem[data-key="${CSS.escape(key)}"] button`)?.focus();
     return;
   }
+  asking.delete(key);
   if (choice === "drop") {
     await db.waitingDelete(key);
   } else if (choice === "mine") {
-    await db.waitingPut({ ...round, state: "waiting", place: "replace", version: round.theirs.version });
+    const game = await db.gameGet(round.game);
+    const stored = game.snapshot.rounds.find((r) => r.number === round.number);
+    const version = (round.theirs && round.theirs.version) || (stored && stored.version);
+    await db.waitingPut({ ...round, state: "waiting", place: "replace", version });
   } else if (choice === "both") {
     // This phone's round goes after the other phone's; the rounds saved after it move up by one.
     const later = (await db.waitingFor(round.game)).filter((r) => r.number > round.number && r.key !== key);
@@ -463,38 +488,60 @@ function gamePage(root) {
   const id = root.dataset.offlineGame;
   const canScore = root.dataset.canScore === "1";
   if (!canScore) return;
-  warmWhenIdle();
   redrawPage = async () => {
     // The live section may have been swapped for the server's since: find it again.
     const live = document.querySelector("[data-offline-game]");
     if (live) await drawGame(live, id, { always: !navigator.onLine, canScore });
   };
   document.body.addEventListener("htmx:afterSettle", () => redrawPage().catch(showTrouble));
-  if (navigator.onLine) refreshSnapshot(id).then(() => refresh());
+  if (navigator.onLine) keepForOffline(id).then(() => refresh());
+}
+
+/** Online, on a page of a game this phone scores: keep what scoring it offline needs (its
+ *  snapshot, its pages, the start page of its rule set and the engine), then say so on <body>. */
+async function keepForOffline(id) {
+  if (!(await refreshSnapshot(id))) return;
+  const { snapshot } = await db.gameGet(id);
+  const pages = [gameUrl(id), `${gameUrl(id)}rounds/new/`, `/games/new/${snapshot.preset}/`];
+  try {
+    if (window.offlineShell) await window.offlineShell.cachePages(pages);
+    await whenIdle();
+    const runtime = await engine();
+    if (runtime.warm) await runtime.warm();
+    await runtime.call("ping");
+    document.body.dataset.offlineKept = id;
+  } catch (error) {
+    showTrouble(error);
+  }
 }
 
 async function shellGame(main, id) {
-  const game = await db.gameGet(id);
-  if (!game) {
-    main.innerHTML = html`<h1>This game is not on this phone</h1>
-      <p>This game was never opened on this phone, so it cannot be shown without a connection.
-      Open it once while online and it is kept here for offline scoring.</p>
-      <p><a href="/">Back to the start page</a></p>`.text;
-    return;
-  }
-  const names = game.snapshot.sides;
-  main.innerHTML = html`<h1>${names.map((n, i) => html`${i ? html` <span class="muted">vs</span> ` : ""}${n}`)}</h1>
-    ${game.local ? html`<p class="muted">Started on this phone while offline: it is created on the server when the connection returns.</p>` : ""}
-    ${game.error ? html`<p class="field-error" role="alert">Not created on the server: ${game.error}</p>` : ""}
-    <div data-offline-game="${id}" data-can-score="1">
-      <div data-offline-part="problems"></div>
-      <div data-offline-part="state"><p>Working out the totals on this phone…</p></div>
-      <section data-offline-part="scores"></section>
-    </div>`.text;
-  redrawPage = async () => {
-    const root = main.querySelector("[data-offline-game]");
-    await drawGame(root, id, { always: true, canScore: true });
+  const draw = async () => {
+    const game = await db.gameGet(id);
+    if (!game) {
+      main.innerHTML = html`<h1>This game is not on this phone</h1>
+        <p>This game was never opened on this phone, so it cannot be shown without a connection.
+        Open it once while online and it is kept here for offline scoring.</p>
+        <p><a href="/">Back to the start page</a></p>`.text;
+      return;
+    }
+    const names = game.snapshot.sides;
+    const live = html`<div data-offline-game="${id}" data-can-score="1">
+        <div data-offline-part="problems"></div>
+        <div data-offline-part="state"></div>
+        <section data-offline-part="scores"></section>
+      </div>`;
+    const root = document.createElement("div");
+    root.innerHTML = html`<h1>${names.map((n, i) => html`${i ? html` <span class="muted">vs</span> ` : ""}${n}`)}</h1>
+      ${game.local ? html`<p class="muted">Started on this phone while offline: it is created on the server when the connection returns.</p>` : ""}
+      ${game.error ? html`<p class="field-error" role="alert">Not created on the server: ${game.error}</p>` : ""}
+      ${live}`.text;
+    // Drawn aside and put in whole, so the page never shows half of it.
+    await drawGame(root.querySelector("[data-offline-game]"), id, { always: true, canScore: true });
+    main.replaceChildren(...root.childNodes);
   };
+  redrawPage = draw;
+  await draw();
 }
 
 // ---- Round entry: the server's form (from the phone's cache), or one drawn here from the engine.
@@ -665,8 +712,8 @@ function roundEntry(form, id) {
     await count();
   };
 
-  warmWhenIdle();
-  if (navigator.onLine) refreshSnapshot(id);
+  if (navigator.onLine && form.hasAttribute("data-watch")) keepForOffline(id);
+  else warmWhenIdle();
   offline().then((yes) => yes && previewSafely());
   window.addEventListener("offline", previewSafely);
 }
