@@ -191,6 +191,7 @@ function messagesOf(data, fallback) {
   return errors.length ? errors.map((e) => e.message).join(" ") : fallback;
 }
 
+const controlledAtLoad = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
 const gameUrl = (id) => `/g/${encodeURIComponent(id)}/`;
 
 async function keepSnapshot(snapshot) {
@@ -600,7 +601,9 @@ async function keepForOffline(id) {
     const runtime = await engine();
     if (runtime.warm) await runtime.warm();
     await runtime.call("ping");
-    document.body.dataset.offlineKept = id;
+    // The engine's files are kept by the service worker only if it saw them fetched: on the
+    // visit that installed it, the next page keeps them.
+    if (controlledAtLoad) document.body.dataset.offlineKept = id;
   } catch (error) {
     showTrouble(error);
   }
