@@ -707,13 +707,20 @@ function roundEntry(form, id) {
       return null;
     }
     const editing = editKey && (await db.waitingFor(id)).find((r) => r.key === editKey);
+    const shown = (n) => {
+      number = editing ? editing.number : n;
+      form.querySelector("input[name='round_number']").value = String(number);
+      const heading = document.querySelector("[data-offline-part='heading']");
+      if (heading) heading.textContent = `Round ${number}`;
+      const save = form.querySelector(".save-bar button[type='submit']");
+      if (save) save.textContent = `Save round ${number}`;
+    };
+    // The number at once, from what the phone keeps; the engine's answer (which knows whether
+    // the game is over) may take a few seconds while its runtime starts.
+    const stored = game.snapshot.rounds.length;
+    shown(stored + counted.filter((r) => r.number > stored).length + 1);
     const view = await compute("game_view", game.snapshot, counted.filter((r) => r.key !== editKey));
-    number = editing ? editing.number : view.next_round;
-    form.querySelector("input[name='round_number']").value = String(number);
-    const heading = document.querySelector("[data-offline-part='heading']");
-    if (heading) heading.textContent = `Round ${number}`;
-    const save = form.querySelector(".save-bar button[type='submit']");
-    if (save) save.textContent = `Save round ${number}`;
+    shown(view.next_round);
     const dealer = document.querySelector("[data-offline-part='dealer']");
     if (dealer) {
       dealer.innerHTML = html`<strong>${view.dealer}</strong> deals. Opening meld: ${view.meld_requirement.map(
