@@ -401,7 +401,7 @@ function stateHtml(view, id, canScore) {
     return html`<section class="result"><h2>${view.tie ? "It's a tie" : `Winner: ${view.winner}`}</h2>
       <p>Final score: ${totals}.</p></section>`;
   }
-  const notes = [view.leader_text, view.to_win_text].filter(Boolean);
+  const notes = view.to_win || [];
   return html`<section class="next-round">
     <h2>Round ${view.next_round}</h2>
     <p class="dealer"><strong>${view.dealer}</strong> deals.</p>
@@ -556,6 +556,7 @@ function flash() {
   const main = document.querySelector("main");
   const box = document.createElement("div");
   box.setAttribute("role", "status");
+  box.dataset.offlineFlash = "";
   box.innerHTML = html`<ul class="messages"><li class="message success">${text}</li></ul>`.text;
   main.prepend(box);
 }
@@ -632,7 +633,7 @@ async function shellGame(main, id) {
       ${live}`.text;
     // Drawn aside and put in whole, so the page never shows half of it.
     await drawGame(root.querySelector("[data-offline-game]"), id, { always: true, canScore: true });
-    main.replaceChildren(...root.childNodes);
+    main.replaceChildren(...main.querySelectorAll("[data-offline-flash]"), ...root.childNodes);
   };
   redrawPage = draw;
   await draw();
