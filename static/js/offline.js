@@ -621,19 +621,25 @@ async function shellGame(main, id) {
       return;
     }
     const names = game.snapshot.sides;
-    const live = html`<div data-offline-game="${id}" data-can-score="1">
-        <div data-offline-part="problems"></div>
-        <div data-offline-part="state"></div>
-        <section data-offline-part="scores"></section>
-      </div>`;
-    const root = document.createElement("div");
-    root.innerHTML = html`<h1>${names.map((n, i) => html`${i ? html` <span class="muted">vs</span> ` : ""}${n}`)}</h1>
+    const page = (state) => html`<h1>${names.map((n, i) => html`${i ? html` <span class="muted">vs</span> ` : ""}${n}`)}</h1>
       ${game.local ? html`<p class="muted">Started on this phone while offline: it is created on the server when the connection returns.</p>` : ""}
       ${game.error ? html`<p class="field-error" role="alert">Not created on the server: ${game.error}</p>` : ""}
-      ${live}`.text;
+      <div data-offline-game="${id}" data-can-score="1">
+        <div data-offline-part="problems"></div>
+        <div data-offline-part="state">${state}</div>
+        <section data-offline-part="scores"></section>
+      </div>`;
+    const put = (root) => main.replaceChildren(...main.querySelectorAll("[data-offline-flash]"), ...root.childNodes);
+    const root = document.createElement("div");
+    if (!main.querySelector("[data-offline-game]")) {
+      // At once, while the engine starts: the game's name and a word on what is coming.
+      root.innerHTML = page(html`<p class="muted">Working out the scores on this phone…</p>`).text;
+      put(root);
+    }
+    root.innerHTML = page("").text;
     // Drawn aside and put in whole, so the page never shows half of it.
     await drawGame(root.querySelector("[data-offline-game]"), id, { always: true, canScore: true });
-    main.replaceChildren(...main.querySelectorAll("[data-offline-flash]"), ...root.childNodes);
+    put(root);
   };
   redrawPage = draw;
   await draw();
@@ -972,7 +978,8 @@ function boot() {
   const roundForm = document.querySelector("form.round-form[data-offline-game]");
   const start = document.querySelector("form[data-offline-preset]");
   if (main) {
-    shell(main).then(flash, showTrouble);
+    shell(main).catch(showTrouble);
+    flash();
   } else {
     flash();
     if (roundForm) roundEntry(roundForm, roundForm.dataset.offlineGame);
