@@ -907,7 +907,9 @@ function roundFormHtml(id, made) {
 async function shellRoundForm(main, id) {
   const { game, counted } = await gameState(id);
   if (!game) return shellGame(main, id);
-  main.innerHTML = html`<p class="muted">Working out the form on this phone…</p>`.text;
+  const stored = game.snapshot.rounds.length;
+  const next = stored + counted.filter((r) => r.number > stored).length + 1;
+  main.innerHTML = html`<h1>Round ${next}</h1><p class="muted">Drawing the form on this phone…</p>`.text;
   const made = await compute("round_form", game.snapshot, counted);
   if (made.finished) {
     main.innerHTML = html`<h1>The game is over</h1><p><a href="${gameUrl(id)}">Back to the game</a></p>`.text;

@@ -118,7 +118,7 @@ def enter_offline_round(phone: Phone, number_: int, melded: tuple[int, int]) -> 
     page = phone.page
     page.get_by_role("link", name=f"Enter round {number_}").click()
     expect(page.get_by_role("heading", name=f"Round {number_}", level=1)).to_be_visible()
-    page.get_by_label("The stock ran out").check()
+    page.get_by_label("The stock ran out").check(timeout=ENGINE_MS)
     page.locator("input[name='s0-melded_points']").fill(str(melded[0]))
     expect(page.locator("#preview .new-totals")).to_contain_text(
         f"Totals after round {number_}", timeout=ENGINE_MS
