@@ -150,7 +150,7 @@ def test_offline_rounds_and_a_game_started_offline_are_sent_once_when_the_connec
     for number_, melded in ((2, (100, 40)), (3, (75, 120)), (4, (30, 60))):
         enter_offline_round(phone, number_, melded)
     waiting_rows = page.locator("table.scoreboard tbody tr.waiting")
-    expect(waiting_rows).to_have_count(3)
+    expect(waiting_rows).to_have_count(3, timeout=ENGINE_MS)
     expect(phone.status()).to_have_text("Offline · 3 rounds waiting to send")
     offline_totals = phone.totals()
 
@@ -170,7 +170,7 @@ def test_offline_rounds_and_a_game_started_offline_are_sent_once_when_the_connec
     new_id = page.url.rstrip("/").rsplit("/", 1)[1]
     expect(page.locator(".message.success")).to_contain_text("Game started on this phone")
     enter_offline_round(phone, 1, (90, 10))
-    expect(page.locator("table.scoreboard tbody tr.waiting")).to_have_count(1)
+    expect(page.locator("table.scoreboard tbody tr.waiting")).to_have_count(1, timeout=ENGINE_MS)
     new_totals = phone.totals()
     phone.shot("new-game-offline")
     assert not Game.objects.filter(public_id=new_id).exists()
