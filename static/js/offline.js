@@ -544,6 +544,7 @@ document.addEventListener("click", (event) => {
 });
 
 function showTrouble(error) {
+  console.error(error);
   const line = document.getElementById("sync-status");
   if (line) line.textContent = `Something went wrong on this phone: ${error && error.message ? error.message : error}`;
 }
