@@ -587,7 +587,11 @@ function gamePage(root) {
     const live = document.querySelector("[data-offline-game]");
     if (live) await drawGame(live, id, { always: !navigator.onLine, canScore });
   };
-  document.body.addEventListener("htmx:afterSettle", () => redrawPage().catch(showTrouble));
+  // htmx:load fires on the fresh live section once it is in the page (an outerHTML swap's
+  // settle events go to the old one, no longer in the page).
+  document.body.addEventListener("htmx:load", (event) => {
+    if (event.detail.elt.matches && event.detail.elt.matches("[data-offline-game]")) redrawPage().catch(showTrouble);
+  });
   if (navigator.onLine) keepForOffline(id).then(() => refresh());
 }
 
