@@ -220,7 +220,7 @@ def test_a_round_saved_on_two_phones_ends_as_the_player_chose_on_both(
 
     go_online(ann.context)
     conflict = ann.page.locator(".offline-problem.conflict")
-    expect(conflict.get_by_role("heading")).to_have_text(
+    expect(conflict.get_by_role("heading", level=2)).to_have_text(
         "Round 2 was saved on two phones", timeout=ENGINE_MS
     )
     expect(conflict.locator(".version").nth(0)).to_contain_text("This phone's round 2")
