@@ -463,20 +463,15 @@ function askHtml(round) {
 }
 
 async function problemHtml(game, round) {
-  if (asking.has(round.key) && round.state !== "waiting") {
-    const title = round.state === "conflict" ? `Round ${round.number} was saved on two phones` : `Round ${round.number} was not stored`;
-    return html`<section class="offline-problem${round.state === "conflict" ? " conflict" : ""}" data-key="${round.key}">
-      <h2>${title}</h2>${askHtml(round)}</section>`;
-  }
   if (round.state === "refused") {
     return html`<section class="offline-problem" data-key="${round.key}">
       <h2>Round ${round.number} was not stored</h2>
       <p class="field-error" role="alert">${round.error}</p>
       <p>It is still kept on this phone.</p>
-      <div class="choices">
+      ${asking.has(round.key) ? askHtml(round) : html`<div class="choices">
         <a class="button secondary" href="${gameUrl(round.game)}rounds/new/?edit=${round.key}">Edit round ${round.number}</a>
         <button type="button" class="button secondary" data-offline-choice="discard" data-key="${round.key}">Discard round ${round.number}</button>
-      </div>
+      </div>`}
     </section>`;
   }
   if (round.state !== "conflict") {
@@ -491,12 +486,12 @@ async function problemHtml(game, round) {
       ${versionHtml(`This phone's round ${round.number}`, mine.sides, mine.scores)}
       ${versionHtml(`The other phone's round ${theirs.number ?? round.number}`, mine.sides, theirs.scores || [])}
     </div>
-    <div class="choices" data-choices="${round.key}">
+    ${asking.has(round.key) ? askHtml(round) : html`<div class="choices">
       <button type="button" class="button" data-offline-choice="mine" data-key="${round.key}">Keep this phone's round</button>
       <button type="button" class="button secondary" data-offline-choice="theirs" data-key="${round.key}">Keep the other phone's round</button>
       <button type="button" class="button secondary" data-offline-choice="both" data-key="${round.key}">Keep both</button>
     </div>
-    <p class="hint">Keep both when the table really played both rounds: this phone's becomes round ${round.number + 1}.</p>
+    <p class="hint">Keep both when the table really played both rounds: this phone's becomes round ${round.number + 1}.</p>`}
   </section>`;
 }
 
@@ -516,7 +511,7 @@ async function choose(button) {
   if (choice === "back") asking.delete(key);
   if (["theirs", "discard", "back"].includes(choice)) {
     await redrawPage();
-    document.querySelector(`.offline-problem[data-key="${CSS.escape(key)}"] button`)?.focus();
+    document.querySelector(`.offline-problem[data-key="${CSS.escape(key)}"] .choices button`)?.focus();
     return;
   }
   asking.delete(key);
