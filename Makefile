@@ -10,7 +10,7 @@ DEJAVU_VERSION := 2.37.3
 AXE_VERSION := 4.14.1
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-fonts docs-pictures clean
+.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-fonts docs-pictures icons clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -54,6 +54,10 @@ format: $(VENV)/.installed-dev
 # The pictures of each kind of PDF in docs/, drawn from the demo data (needs pdftoppm).
 docs-pictures: $(VENV)/.installed
 	$(BIN)/python docs/pdf_pictures.py
+
+# The app's PNG icons (static/icons/), drawn from static/favicon.svg by Chromium; commit them.
+icons: $(VENV)/.installed-dev
+	$(BIN)/python docs/app_icons.py
 
 # htmx comes from the npm registry's htmx.org package, never from a CDN at run time.
 vendor-htmx:

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from scorekeeper import account_views, live_views, views
+from scorekeeper import account_views, live_views, shell_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -34,5 +34,9 @@ urlpatterns = [
     path("accounts/signup/<str:token>/", account_views.signup_finish, name="signup_finish"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", views.healthz, name="healthz"),
+    # The installable app: the worker at the root so that its scope is the whole site.
+    path("sw.js", shell_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", shell_views.web_manifest, name="web_manifest"),
+    path("offline/", shell_views.offline_shell, name="offline_shell"),
     path("admin/", admin.site.urls),
 ]

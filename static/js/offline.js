@@ -191,7 +191,6 @@ function messagesOf(data, fallback) {
   return errors.length ? errors.map((e) => e.message).join(" ") : fallback;
 }
 
-const controlledAtLoad = Boolean(navigator.serviceWorker && navigator.serviceWorker.controller);
 const gameUrl = (id) => `/g/${encodeURIComponent(id)}/`;
 
 async function keepSnapshot(snapshot) {
@@ -597,14 +596,15 @@ async function keepForOffline(id) {
   const { snapshot } = await db.gameGet(id);
   const pages = [gameUrl(id), `${gameUrl(id)}rounds/new/`, `/games/new/${snapshot.preset}/`];
   try {
-    if (window.offlineShell) await window.offlineShell.cachePages(pages);
     await whenIdle();
     const runtime = await engine();
     if (runtime.warm) await runtime.warm();
     await runtime.call("ping");
-    // The engine's files are kept by the service worker only if it saw them fetched: on the
-    // visit that installed it, the next page keeps them.
-    if (controlledAtLoad) document.body.dataset.offlineKept = id;
+    if (!window.offlineShell) return;
+    await window.offlineShell.cachePages(pages);
+    // The engine may have loaded before the service worker took over, unseen by it.
+    const kept = await window.offlineShell.cacheRuntime();
+    if (!kept.refused.length) document.body.dataset.offlineKept = id;
   } catch (error) {
     showTrouble(error);
   }

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.journey import SCREENSHOTS, Journey
+from tests.e2e.offline import recording
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 HERE = Path(__file__).parent
@@ -131,3 +132,10 @@ def journey(request, live_server):
     tracker = Journey(folder=folder, base_url=live_server.url)
     yield tracker
     tracker.close()
+
+
+@pytest.fixture
+def server_requests(live_server):
+    """What reaches the live server during the test (tests/e2e/offline.py's ServerLog)."""
+    with recording() as log:
+        yield log

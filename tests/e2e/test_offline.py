@@ -74,9 +74,6 @@ class Phone:
     def ready(self, public_id: str) -> None:
         """The game, its round form and the engine kept on the phone for offline use."""
         self.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        # The page that installed the service worker was not under it: the next one is, and its
-        # engine's files are kept as they are fetched.
-        self.page.reload()
         expect(self.page.locator(f"[data-offline-kept='{public_id}']")).to_be_attached(
             timeout=ENGINE_MS
         )

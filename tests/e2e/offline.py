@@ -1,0 +1,92 @@
+"""Cutting a browser context off from the server, the service worker included.
+
+`context.set_offline(True)` used to leave the service worker's own fetches online
+(microsoft/playwright#2311; older releases needed PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS=1
+and a route). The Playwright installed here (1.65) attaches to the worker's network in Chromium
+by default and applies set_offline to it too: tests/e2e/test_offline_shell.py shows the worker's
+fetches fail and reach nothing, and fails when PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK=1 turns
+that off. go_offline also aborts every request Playwright sees, page's or worker's, as a dropped
+connection would, in case a request slips past the emulation. `server_requests` (a fixture in
+conftest.py, built on `ServerLog`) records what reaches the live server, so a test can show that
+nothing does while the phone is offline.
+
+    go_offline(context)   # navigator.onLine is false, "offline" fires, nothing leaves
+    ...
+    go_online(context)    # "online" fires, requests reach the server again
+
+A route a test adds after go_offline is asked before go_offline's own (Playwright asks the newest
+first): a route that fulfils a request answers it even while offline.
+"""
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.core.servers import basehttp
+from playwright.sync_api import BrowserContext, Route
+
+# What Chromium reports for a request made with the network down.
+DISCONNECTED = "internetdisconnected"
+
+
+def _drop(route: Route) -> None:
+    route.abort(DISCONNECTED)
+
+
+def go_offline(context: BrowserContext) -> None:
+    """The phone loses its connection: pages and the service worker reach nothing."""
+    if os.environ.get("PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK"):
+        raise RuntimeError(
+            "PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK is set: the service worker would stay "
+            "online while the page is offline"
+        )
+    context.set_offline(True)
+    context.route("**/*", _drop)
+
+
+def go_online(context: BrowserContext) -> None:
+    """The connection returns."""
+    context.unroute("**/*", _drop)
+    context.set_offline(False)
+
+
+class ServerLog:
+    """Every request the live server receives while recording, as 'GET /path'."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        self._lock = threading.Lock()
+
+    def add(self, line: str) -> None:
+        with self._lock:
+            self.requests.append(line)
+
+    def since(self, mark: int) -> list[str]:
+        """The requests received after the first `mark` ones."""
+        with self._lock:
+            return self.requests[mark:]
+
+    def mark(self) -> int:
+        """How many requests so far; pass it to since()."""
+        with self._lock:
+            return len(self.requests)
+
+
+@contextmanager
+def recording() -> Iterator[ServerLog]:
+    """Record each request the live server (Django's WSGI request handler) parses."""
+    log = ServerLog()
+    handler = basehttp.WSGIRequestHandler
+    original = handler.get_environ
+
+    # get_environ runs once per request on the server's thread, after the request line is read.
+    def get_environ(self):
+        log.add(f"{self.command} {self.path}")
+        return original(self)
+
+    handler.get_environ = get_environ
+    try:
+        yield log
+    finally:
+        handler.get_environ = original
