@@ -561,8 +561,12 @@ async function drawGame(root, id, { always, canScore }) {
   if (!game) return false;
   // Once drawn here, the page keeps being drawn here: the server's copy of it may be older.
   if (!always && navigator.onLine && !rounds.length && !root.dataset.offlineDrawn) return false;
-  const view = await compute("game_view", game.snapshot, counted);
   const problems = root.querySelector("[data-offline-part='problems']");
+  if (!root.dataset.offlineDrawn && rounds.length) {
+    // The engine may take seconds to start on this page: the stale scores are not left unsaid.
+    problems.innerHTML = html`<p class="muted">Adding the ${plural(rounds.length, "round")} kept on this phone to the scores…</p>`.text;
+  }
+  const view = await compute("game_view", game.snapshot, counted);
   problems.innerHTML = (await problemsHtml(game, rounds, counted)).text;
   root.querySelector("[data-offline-part='state']").innerHTML = stateHtml(view, id, canScore).text;
   root.querySelector("[data-offline-part='scores']").outerHTML = scoresHtml(view, id).text;

@@ -271,6 +271,7 @@ def test_a_service_worker_update_keeps_the_rounds_waiting_to_send(
             r"^Send failed: the server is busy\. Trying again in \d+ s\. · 1 round waiting to send$"
         )
     )
+    expect(page.locator("table.scoreboard tbody tr.waiting")).to_have_count(1, timeout=ENGINE_MS)
     phone.shot("send-failed")
 
     # A new version of the app is deployed and takes over while the round waits.
