@@ -209,6 +209,7 @@ async function refreshSnapshot(id) {
     const snapshot = await response.json();
     if (snapshot.can_score === false) return false;
     await keepSnapshot(snapshot);
+    await db.metaPut("last_synced", Date.now());
     return true;
   } catch {
     return false;
@@ -300,11 +301,14 @@ async function syncNow() {
   sync.running = true;
   clearTimeout(sync.timer);
   try {
+    const local = (await db.gamesAll()).filter((g) => g.local).length;
+    const waiting = (await db.waitingFor()).length;
     await createLocalGames();
     await sendWaiting();
     sync.failures = 0;
     sync.failure = null;
-    await db.metaPut("last_synced", Date.now());
+    // "Last synced" is when this phone last exchanged a game with the server, not a page view.
+    if (local || waiting) await db.metaPut("last_synced", Date.now());
   } catch (error) {
     sync.failures += 1;
     const delay = BACKOFF[Math.min(sync.failures, BACKOFF.length) - 1];
