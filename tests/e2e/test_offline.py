@@ -294,3 +294,40 @@ def test_a_service_worker_update_keeps_the_rounds_waiting_to_send(
     expect(phone.status()).to_have_text(re.compile(r"^Online · Last synced \d{1,2}:\d\d$"))
     assert list(game.rounds.order_by("number").values_list("number", flat=True)) == [1, 2]
     assert phone.stored("waiting") == []
+
+
+def test_a_round_the_server_refuses_stays_on_the_phone_with_its_reason_until_discarded(
+    context: BrowserContext, live_server, game: Game, request
+):
+    folder = shots_folder(request)
+    phone = Phone(context, live_server.url, game, folder, "phone")
+    page = phone.page
+    go_offline(context)
+    enter_offline_round(phone, 2, (100, 40))
+
+    # The server refuses the round (the game was ended on another phone, say).
+    refusal = '{"errors": [{"key": "__all__", "message": "The game is over: nothing was added."}]}'
+    context.route(
+        "**/offline/rounds/",
+        lambda route: route.fulfill(status=400, body=refusal, content_type="application/json"),
+    )
+    go_online(context)
+    problem = page.locator(".offline-problem")
+    expect(problem.get_by_role("heading", level=2)).to_have_text(
+        "Round 2 was not stored", timeout=ENGINE_MS
+    )
+    expect(problem.get_by_role("alert")).to_have_text("The game is over: nothing was added.")
+    expect(phone.status()).to_have_text(
+        "Online · 1 round waiting to send · 1 round needs your choice"
+    )
+    phone.shot("refused")
+
+    problem.get_by_role("button", name="Discard round 2").click()
+    expect(problem.get_by_role("alert")).to_have_text(
+        "Remove this phone's round 2? It cannot be brought back."
+    )
+    assert len(phone.stored("waiting")) == 1
+    problem.get_by_role("button", name="Yes, remove this phone's round 2").click()
+    expect(page.locator(".offline-problem")).to_have_count(0)
+    assert phone.stored("waiting") == []
+    assert Round.objects.filter(game=game).count() == 1
