@@ -571,7 +571,9 @@ async function drawGame(root, id, { always, canScore }) {
     problems.innerHTML = html`<p class="muted">Adding the ${plural(rounds.length, "round")} kept on this phone to the scores…</p>`.text;
   }
   const view = await compute("game_view", game.snapshot, counted);
-  problems.innerHTML = (await problemsHtml(game, rounds, counted)).text;
+  // Rounds kept here that the engine cannot count (it says why): none is left out unsaid.
+  const refused = (view.errors || []).map((e) => html`<p class="field-error" role="alert">${e.message}</p>`);
+  problems.innerHTML = html`${refused}${await problemsHtml(game, rounds, counted)}`.text;
   root.querySelector("[data-offline-part='state']").innerHTML = stateHtml(view, id, canScore).text;
   root.querySelector("[data-offline-part='scores']").outerHTML = scoresHtml(view, id).text;
   const chart = root.querySelector("[data-offline-part='chart']");
@@ -661,6 +663,16 @@ function formFields(form, number) {
   }
   fields.round_number = String(number);
   return fields;
+}
+
+function fillForm(form, fields) {
+  for (const element of form.elements) {
+    if (!element.name || ["csrfmiddlewaretoken", "round_number"].includes(element.name)) continue;
+    const value = fields[element.name];
+    if (element.type === "radio") element.checked = value === element.value;
+    else if (element.type === "checkbox") element.checked = value !== undefined;
+    else if (element.tagName !== "BUTTON") element.value = value ?? "";
+  }
 }
 
 function clearErrors(root) {
@@ -805,6 +817,8 @@ function roundEntry(form, id) {
         error: "",
         theirs: null,
         saved: old ? old.saved : Date.now(),
+        // As typed, so that Edit opens the form as it was.
+        fields: formFields(form, number),
       });
       sessionStorage.setItem(FLASH, `Round ${result.number ?? number} saved on this phone, not sent yet.`);
       location.assign(gameUrl(id));
@@ -830,7 +844,15 @@ function roundEntry(form, id) {
 
   if (navigator.onLine && form.hasAttribute("data-watch")) keepForOffline(id);
   else warmWhenIdle();
-  offline().then((yes) => yes && previewSafely());
+  if (editKey) {
+    db.waitingFor(id).then((rounds) => {
+      const old = rounds.find((r) => r.key === editKey);
+      if (old && old.fields) fillForm(form, old.fields);
+      previewSafely();
+    });
+  } else {
+    offline().then((yes) => yes && previewSafely());
+  }
   window.addEventListener("offline", previewSafely);
 }
 

@@ -322,6 +322,19 @@ def test_a_round_the_server_refuses_stays_on_the_phone_with_its_reason_until_dis
     )
     phone.shot("refused")
 
+    # Edit opens the round as it was typed; saved again, it is sent again (and refused again).
+    problem.get_by_role("link", name="Edit round 2").click()
+    expect(page.locator("input[name='s0-melded_points']")).to_have_value("100")
+    expect(page.get_by_label("The stock ran out")).to_be_checked()
+    page.locator("input[name='s0-melded_points']").fill("110")
+    expect(page.locator("#preview .new-totals")).to_contain_text("160", timeout=ENGINE_MS)
+    page.get_by_role("button", name="Save round 2").click()
+    expect(problem.get_by_role("alert")).to_have_text(
+        "The game is over: nothing was added.", timeout=ENGINE_MS
+    )
+    [kept] = phone.stored("waiting")
+    assert (kept["number"], kept["entry"][0]["melded_points"]) == (2, 110)
+
     problem.get_by_role("button", name="Discard round 2").click()
     expect(problem.get_by_role("alert")).to_have_text(
         [
