@@ -8,9 +8,10 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 HTMX_VERSION := 2.0.11
 DEJAVU_VERSION := 2.37.3
 AXE_VERSION := 4.14.1
+PYODIDE_VERSION := 314.0.7
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-fonts docs-pictures icons clean
+.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -73,6 +74,20 @@ vendor-axe:
 	mkdir -p static/vendor/axe-core
 	cp .vendor-tmp/package/axe.min.js .vendor-tmp/package/LICENSE static/vendor/axe-core/
 	echo "axe-core $(AXE_VERSION) (npm registry), Mozilla Public License 2.0: see LICENSE. Refresh with make vendor-axe; only the browser tests load it." > static/vendor/axe-core/VERSION
+	rm -rf .vendor-tmp
+
+# Pyodide runs the engine on the phone for scoring offline (a Web Worker loads it after the first
+# game page). Only what the runtime loads is kept: no console pages, types or source maps. The
+# npm package ships no LICENSE file; its package.json says MPL-2.0, whose text axe-core ships.
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+vendor-pyodide:
+	rm -rf .vendor-tmp && mkdir .vendor-tmp
+	cd .vendor-tmp && npm pack --silent pyodide@$(PYODIDE_VERSION) && tar xzf pyodide-$(PYODIDE_VERSION).tgz
+	grep -q '"license": "MPL-2.0"' .vendor-tmp/package/package.json
+	rm -rf static/vendor/pyodide && mkdir -p static/vendor/pyodide
+	cd .vendor-tmp/package && cp $(PYODIDE_FILES) ../../static/vendor/pyodide/
+	cp static/vendor/axe-core/LICENSE static/vendor/pyodide/LICENSE
+	echo "pyodide $(PYODIDE_VERSION) (npm registry), Mozilla Public License 2.0: see LICENSE. Refresh with make vendor-pyodide; static/js/engine-worker.js loads it to score offline." > static/vendor/pyodide/VERSION
 	rm -rf .vendor-tmp
 
 # The PDFs embed DejaVu Sans Condensed (Latin, Greek, Cyrillic), from the npm registry.

@@ -4,8 +4,19 @@ game on the games list."""
 from dataclasses import dataclass
 
 from scorekeeper import engine
-from scorekeeper.formatting import listing, number, rule_set_name, signed
+from scorekeeper.formatting import number, rule_set_name, signed
 from scorekeeper.models import Game, Side
+from scorekeeper.phone import standing, to_win
+
+__all__ = [
+    "GameLine",
+    "RulesCard",
+    "end_condition",
+    "game_line",
+    "opening_meld",
+    "rules_card",
+    "to_win",
+]
 
 
 @dataclass(frozen=True)
@@ -21,20 +32,6 @@ def end_condition(rules: engine.RuleSet) -> str:
     if rules.target_score is not None:
         return f"First to {number(rules.target_score)}, highest total wins"
     return "When you end it, highest total wins"
-
-
-def to_win(rules: engine.RuleSet, names: list[str], totals: list[int]) -> list[str]:
-    """`Ann needs 2,345 more to win (target 10,000)` for each side, in a game to a target."""
-    target = rules.target_score
-    if target is None:
-        return []
-    return [
-        f"{name} needs {number(target - total)} more to win (target {number(target)})"
-        if total < target
-        # Only while leaders are tied at or past the target, who then play on.
-        else f"{name} has reached the target ({number(target)}): the highest total wins"
-        for name, total in zip(names, totals, strict=True)
-    ]
 
 
 def opening_meld(rules: engine.RuleSet) -> str:
@@ -103,25 +100,20 @@ class GameLine:
 def game_line(game: Game, sides: list[Side], rounds_played: int) -> GameLine:
     """`Ann vs Bob`, `Baskets`, `Round 3`, `Ann 1,990 · Bob 625`, `Ann leads by 1,365`."""
     rules = rule_set_name(game.preset) + (" with house rules" if game.house_rules else "")
-    ranked = sorted(sides, key=lambda side: side.total, reverse=True)
-    if game.finished:
-        stage = "Finished"
-        winner = next((side for side in sides if side.pk == game.winner_id), None)
-        standing = "A tie" if game.tie or winner is None else f"{winner.name} won"
-    else:
-        stage = f"Round {number(rounds_played + 1)}"
-        level = [side.name for side in ranked if side.total == ranked[0].total]
-        if not rounds_played:
-            standing = "No rounds yet"
-        elif len(level) > 1:
-            standing = f"{listing(level)} level"
-        else:
-            lead = ranked[0].total - ranked[1].total
-            standing = f"{ranked[0].name} leads by {number(lead)}"
+    stage = "Finished" if game.finished else f"Round {number(rounds_played + 1)}"
+    winner = next((side.name for side in sides if side.pk == game.winner_id), None)
+    standing_text = standing(
+        [side.name for side in sides],
+        [side.total for side in sides],
+        rounds_played,
+        finished=game.finished,
+        winner=winner,
+        tie=game.tie,
+    )
     return GameLine(
         names=" vs ".join(side.name for side in sides),
         rules=rules,
         stage=stage,
         totals=" · ".join(f"{side.name} {number(side.total)}" for side in sides),
-        standing=standing,
+        standing=standing_text,
     )

@@ -5,6 +5,7 @@ from typing import Any
 
 from scorekeeper import engine
 from scorekeeper.models import Game, Round, Side
+from scorekeeper.round_fields import round_errors
 
 
 def game_ruleset(game: Game) -> engine.RuleSet:
@@ -45,20 +46,6 @@ def status_for(
         finished=game.ended_by_hand if finished is None else finished,
         decks=game.decks,
     )
-
-
-def round_errors(error: engine.RoundError, number: int) -> list[engine.FieldError]:
-    """The errors of round `number` of a game with paths as in a single round's input."""
-    prefix = f"rounds[{number - 1}]"
-    fixed = []
-    for item in error.errors:
-        if item.path.startswith(prefix + "."):
-            fixed.append(engine.FieldError(item.path.removeprefix(prefix + "."), item.message))
-        elif item.path == prefix:
-            fixed.append(engine.FieldError("", item.message))
-        else:
-            fixed.append(engine.FieldError("", item.message))
-    return fixed
 
 
 def preview_round(

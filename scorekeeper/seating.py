@@ -13,3 +13,10 @@ def dealing_order(team_sizes: Sequence[int]) -> list[tuple[int, int]]:
         for side, size in enumerate(sizes)
         if place < size
     ]
+
+
+def dealer_seat(team_sizes: Sequence[int], first_dealer: int, round_number: int) -> tuple[int, int]:
+    """(side, player) dealing round `round_number`, when seat `first_dealer` (in dealing order)
+    dealt the first."""
+    order = dealing_order(team_sizes)
+    return order[(first_dealer + round_number - 1) % len(order)]

@@ -10,7 +10,7 @@ from scorekeeper import engine
 from scorekeeper.access import scoring_ids
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.scoring import game_ruleset
-from scorekeeper.seating import dealing_order
+from scorekeeper.seating import dealer_seat, dealing_order
 
 
 @dataclass(frozen=True)
@@ -29,8 +29,10 @@ def seats(sides: Sequence[Side]) -> list[Seat]:
 
 def dealer_for(game: Game, sides: Sequence[Side], round_number: int) -> Seat:
     """Who deals the given round."""
-    order = seats(sides)
-    return order[(game.first_dealer + round_number - 1) % len(order)]
+    index, place = dealer_seat(
+        [len(side.players) for side in sides], game.first_dealer, round_number
+    )
+    return Seat(index, (sides[index].players or [sides[index].name])[place])
 
 
 def game_get(public_id: str) -> Game | None:

@@ -1,7 +1,6 @@
 """Writes for games and rounds. Every score comes from `scorekeeper.engine`."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,14 +13,9 @@ from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.scoring import frozen_rules, status_for
 from scorekeeper.seating import dealing_order
 from scorekeeper.signals import game_scored
+from scorekeeper.start_fields import SideSpec
 
 User = AbstractBaseUser | AnonymousUser | None
-
-
-@dataclass(frozen=True)
-class SideSpec:
-    name: str
-    players: tuple[str, ...] = field(default_factory=tuple)
 
 
 def _refuse(path: str, message: str) -> engine.RoundError:

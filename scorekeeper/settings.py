@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from csp.constants import NONE, SELF
+from csp.constants import NONE, SELF, WASM_UNSAFE_EVAL
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -245,7 +245,9 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
-        "script-src": [SELF],
+        # WebAssembly may be compiled (Pyodide runs the engine offline), never JavaScript's
+        # eval. Chromium holds a worker to its page's policy, so the page must allow it.
+        "script-src": [SELF, WASM_UNSAFE_EVAL],
         "style-src": [SELF],
         "img-src": [SELF],
         "connect-src": [SELF],

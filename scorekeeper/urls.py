@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from scorekeeper import account_views, live_views, shell_views, views
+from scorekeeper import account_views, live_views, offline_views, shell_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -28,6 +28,8 @@ urlpatterns = [
         name="round_restore",
     ),
     path("g/<str:public_id>/join/<str:token>/", views.game_join, name="game_join"),
+    # Offline play (runtime)
+    path("offline/engine-<str:digest>.zip", offline_views.offline_engine, name="offline_engine"),
     path("leagues/", include("leagues.urls")),
     path("accounts/signup/", account_views.signup, name="signup"),
     path("accounts/signup/sent/", account_views.signup_sent, name="signup_sent"),

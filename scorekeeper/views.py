@@ -95,12 +95,7 @@ def game_new(request: HttpRequest, preset: str) -> HttpResponse:
         form = game_entry.build(rules, request.GET)
         return render(request, "scorekeeper/game_new.html", {"form": form})
     data = request.POST
-    specs, dealer, problems, slots = game_entry.parse_sides(rules, data)
-    overrides = game_entry.overrides_from(rules, data)
-    try:
-        engine.table_rules({"base": preset, "overrides": overrides})
-    except engine.RoundError as error:
-        problems.extend(error.errors)
+    specs, dealer, overrides, problems, slots = game_entry.read_start(rules, data)
     if not problems:
         try:
             game = services.game_start(

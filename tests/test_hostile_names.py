@@ -226,6 +226,7 @@ GET_ONLY = {
     "game_history",
     "game_join",
     "healthz",
+    "offline_engine",
     "service_worker",
     "web_manifest",
     "offline_shell",

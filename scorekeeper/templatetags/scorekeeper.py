@@ -1,6 +1,6 @@
 from django import template
 
-from scorekeeper import formatting
+from scorekeeper import formatting, offline
 from scorekeeper.presenters import rules_card as _rules_card
 
 register = template.Library()
@@ -9,6 +9,12 @@ register = template.Library()
 @register.simple_tag
 def rules_card(rules):
     return _rules_card(rules)
+
+
+@register.simple_tag
+def engine_zip_url() -> str:
+    """The packed engine's address, for the phone's offline worker (see engine.js)."""
+    return offline.engine_url()
 
 
 @register.filter

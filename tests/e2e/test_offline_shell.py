@@ -233,7 +233,8 @@ def test_the_page_can_have_the_runtime_kept_and_it_then_loads_offline(
     pyodide.mkdir(parents=True)
     (pyodide / "test-runtime.bin").write_bytes(b"not really Pyodide")
     (pyodide / "LICENSE").write_text("never fetched")
-    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, tmp_path]
+    # In front of static/, so that this folder stands for the vendored Pyodide.
+    settings.STATICFILES_DIRS = [tmp_path, *settings.STATICFILES_DIRS]
     fake = "/static/vendor/pyodide/test-runtime.bin"
     page = scoring_phone(context, live_server, game)
     controlled(page)

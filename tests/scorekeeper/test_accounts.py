@@ -454,7 +454,8 @@ def test_cool_off_in_words(minutes, words):
 
 CSP = {
     "default-src 'self'",
-    "script-src 'self'",
+    # Compiling WebAssembly (the offline engine's Pyodide), never eval.
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "img-src 'self'",
     "connect-src 'self'",

@@ -1,4 +1,5 @@
-"""The engine is plain Python: no module in it imports Django, directly or through an import."""
+"""The engine is plain Python: no module in it imports Django, directly or through an import; nor
+do the pure modules packed with it for the phone (scorekeeper/offline.py)."""
 
 import ast
 import subprocess
@@ -6,6 +7,7 @@ import sys
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[3] / "scorekeeper" / "engine"
+PURE = ["formatting.py", "phone.py", "round_fields.py", "seating.py", "start_fields.py"]
 
 
 def imported_modules(path):
@@ -17,16 +19,24 @@ def imported_modules(path):
             yield node.module
 
 
-def test_no_engine_module_imports_django():
-    modules = sorted(ENGINE.glob("*.py"))
-    assert {path.name for path in modules} >= {"__init__.py", "rules.py", "scoring.py", "cli.py"}
-    offenders = {
+def django_imports(modules):
+    """{file name: a Django module it imports} for the files that import one."""
+    return {
         path.name: name
         for path in modules
         for name in imported_modules(path)
         if name.split(".")[0] == "django"
     }
-    assert offenders == {}
+
+
+def test_no_engine_module_imports_django():
+    modules = sorted(ENGINE.glob("*.py"))
+    assert {path.name for path in modules} >= {"__init__.py", "rules.py", "scoring.py", "cli.py"}
+    assert django_imports(modules) == {}
+
+
+def test_no_module_packed_for_the_phone_imports_django():
+    assert django_imports([ENGINE.parent / name for name in PURE]) == {}
 
 
 def test_the_scan_would_catch_a_django_import(tmp_path):
@@ -37,9 +47,14 @@ def test_the_scan_would_catch_a_django_import(tmp_path):
 
 def test_importing_and_using_the_engine_loads_no_django():
     code = (
-        "import sys, scorekeeper.engine as e, scorekeeper.engine.cli, scorekeeper.engine.bench; "
+        "import sys, scorekeeper.engine as e, scorekeeper.engine.cli, scorekeeper.engine.bench, "
+        "scorekeeper.phone as p; "
         "e.score_round('baskets', {'ended_by': 'stock_exhausted', "
         "'sides': [{'name': 'A'}, {'name': 'B'}]}); "
+        "g = p.start_game('baskets', {'side0-player0': 'A', 'side1-player0': 'B', "
+        "'first_dealer': '0-0'}, 'x')['snapshot']; "
+        "p.round_preview(g, [], {'went_out': 'stock', 's0-melded_points': '50'}); "
+        "p.round_form(g, []); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
     )
     done = subprocess.run(

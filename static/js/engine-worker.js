@@ -1,0 +1,105 @@
+// The engine worker: Pyodide running the repository's own Python (scorekeeper/engine and
+// scorekeeper/phone.py, packed by the server at /offline/engine-<hash>.zip), so that a phone
+// scores offline with exactly the server's rules. A module worker, started by engine.js.
+//
+// Protocol: postMessage({id, fn, args}) with fn one of PHONE_FUNCTIONS (or "ping" to wait for
+// the runtime) answers {id, ok: true, result} or {id, ok: false, error}. Arguments and results
+// cross into Python as JSON text, so only plain objects, arrays, strings, numbers and booleans
+// travel, never Python proxies that would have to be freed.
+//
+// Where things are: the worker's own query string (?engine=<zip URL>&index=<Pyodide folder>),
+// or `engine` and `index` in the first message.
+
+const PHONE_FUNCTIONS = new Set(["game_view", "round_preview", "start_game", "round_form"]);
+const EXTRACT_DIR = "/home/pyodide/packed";
+// Pyodide never settles when its WebAssembly is refused (a Content-Security-Policy, a broken
+// download): a load still going after this long is reported as failed, not waited on forever.
+const LOAD_LIMIT_MS = 120000;
+
+let python = null; // Pyodide, loaded once
+let runtime = null; // the call function, once the engine zip is unpacked and imported
+
+// A step that failed (no connection, say) is tried again by the next message, not kept.
+function retried(promise, forget) {
+  promise.catch(forget);
+  return promise;
+}
+
+function loadPython(indexURL) {
+  python ??= retried(
+    (async () => {
+      const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+      return Promise.race([
+        loadPyodide({ indexURL }),
+        new Promise((_, reject) => {
+          setTimeout(
+            () => reject(new Error(`Pyodide did not load within ${LOAD_LIMIT_MS / 1000} s.`)),
+            LOAD_LIMIT_MS,
+          );
+        }),
+      ]);
+    })(),
+    () => {
+      python = null;
+    },
+  );
+  return python;
+}
+
+function start(engineUrl, indexURL) {
+  runtime ??= retried(
+    (async () => {
+      if (!engineUrl || !indexURL) {
+        throw new Error("The engine worker needs the engine zip's address and Pyodide's folder.");
+      }
+      const pyodide = await loadPython(indexURL);
+      const response = await fetch(engineUrl);
+      if (!response.ok) {
+        throw new Error(`The engine could not be fetched (${response.status} from ${engineUrl}).`);
+      }
+      pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: EXTRACT_DIR });
+      // One Python function does the JSON both ways, so a call is one crossing of the boundary.
+      return pyodide.runPython(`
+import json, sys
+if ${JSON.stringify(EXTRACT_DIR)} not in sys.path:
+    sys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})
+from scorekeeper import phone
+
+def call(fn, args):
+    return json.dumps(getattr(phone, fn)(*json.loads(args)), ensure_ascii=False)
+
+call
+`);
+    })(),
+    () => {
+      runtime = null;
+    },
+  );
+  return runtime;
+}
+
+function reason(error) {
+  // A Python exception arrives as its whole traceback; its last line says what went wrong.
+  const text = String((error && error.message) || error).trim();
+  return text.split("\n").filter(Boolean).pop() || "The engine failed.";
+}
+
+const here = new URL(self.location.href).searchParams;
+
+self.addEventListener("message", async (event) => {
+  const { id, fn, args, engine, index } = event.data || {};
+  try {
+    const call = await start(engine || here.get("engine"), index || here.get("index"));
+    if (fn === "ping") {
+      self.postMessage({ id, ok: true, result: "ready" });
+      return;
+    }
+    if (!PHONE_FUNCTIONS.has(fn)) {
+      throw new Error(`The engine has no function ${fn}.`);
+    }
+    const result = JSON.parse(call(fn, JSON.stringify(args ?? [])));
+    self.postMessage({ id, ok: true, result });
+  } catch (error) {
+    self.postMessage({ id, ok: false, error: reason(error) });
+  }
+});

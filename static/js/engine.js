@@ -1,0 +1,82 @@
+// The phone's scoring engine: the server's Python in a Web Worker (engine-worker.js), started
+// only when asked, so a phone that never goes offline never fetches it.
+//
+//   import * as engine from "./engine.js";   // always relative, so every page shares one worker
+//   engine.warm();                           // on a game page: load once the page is idle
+//   const view = await engine.call("game_view", snapshot, waiting);
+//   await engine.ready;                      // resolves when the runtime has first loaded
+//
+// A call that fails to start the runtime (no connection and nothing cached) rejects with the
+// reason; the next call tries again. `ready` settles once, with the first start's outcome.
+//
+// The addresses come from <meta> tags of base.html: engine-worker (this worker's script),
+// engine-zip (the packed Python) and pyodide-index (the vendored Pyodide folder).
+
+function meta(name) {
+  const tag = document.querySelector(`meta[name="${name}"]`);
+  return tag ? tag.content : "";
+}
+
+let worker = null;
+let nextId = 1;
+const pending = new Map();
+let settle = null;
+
+export const ready = new Promise((resolve, reject) => {
+  settle = { resolve, reject };
+});
+// Nobody may be waiting on it; a failure is still reported to every call.
+ready.catch(() => {});
+
+function failAll(message) {
+  for (const { reject } of pending.values()) reject(new Error(message));
+  pending.clear();
+  settle.reject(new Error(message));
+}
+
+function send(fn, args) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, fn, args });
+  });
+}
+
+function start() {
+  if (worker) return;
+  const url = new URL(meta("engine-worker"), document.baseURI);
+  url.searchParams.set("engine", new URL(meta("engine-zip"), document.baseURI).href);
+  url.searchParams.set("index", new URL(meta("pyodide-index"), document.baseURI).href);
+  worker = new Worker(url, { type: "module" });
+  worker.addEventListener("message", ({ data }) => {
+    const waiter = pending.get(data.id);
+    if (!waiter) return;
+    pending.delete(data.id);
+    if (data.ok) waiter.resolve(data.result);
+    else waiter.reject(new Error(data.error));
+  });
+  worker.addEventListener("error", (event) => {
+    // The script itself did not load or run: the next call starts a new worker.
+    failAll(event.message || "The engine worker could not start.");
+    worker.terminate();
+    worker = null;
+  });
+  send("ping", []).then(settle.resolve, settle.reject);
+}
+
+/** Call a function of scorekeeper/phone.py; resolves with its result, rejects with its error. */
+export function call(fn, ...args) {
+  start();
+  return send(fn, args);
+}
+
+/** Start loading the runtime once the page has loaded and the browser is idle; returns ready. */
+export function warm() {
+  const idle = () => {
+    if ("requestIdleCallback" in window) requestIdleCallback(start, { timeout: 10000 });
+    else setTimeout(start, 1000);
+  };
+  if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+  return ready;
+}
