@@ -66,7 +66,6 @@ class Phone:
         # Uncaught exceptions only: offline, every failed fetch is logged by Chromium as a
         # console error, which is the point of being offline.
         self.page.on("pageerror", lambda error: self.errors.append(f"{who}: {error}"))
-        self.page.on("console", lambda m: print("CONSOLE", who, m.type, m.text))  # DEBUG
         self.page.goto(f"{base}/g/{game.public_id}/join/{game.scorer_token}/")
         expect(self.page.get_by_text("This phone can now score the game.")).to_be_visible()
         self.ready(game.public_id)
