@@ -747,6 +747,12 @@ function roundEntry(form, id) {
     const stored = game.snapshot.rounds.length;
     shown(stored + counted.filter((r) => r.number > stored).length + 1);
     const view = await compute("game_view", game.snapshot, counted.filter((r) => r.key !== editKey));
+    if (view.finished && !editing) {
+      // A round kept on this phone ended the game: there is no next round to enter.
+      for (const field of form.elements) field.disabled = true;
+      form.querySelector("#preview").outerHTML = previewHtml(null, number, "The game is over with the rounds kept on this phone: go back to the game to see who won.").text;
+      return null;
+    }
     shown(view.next_round);
     const dealer = document.querySelector("[data-offline-part='dealer']");
     if (dealer) {
