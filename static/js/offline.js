@@ -793,7 +793,8 @@ function roundEntry(form, id) {
   // Offline the server's preview cannot come: the phone's engine answers instead.
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     if (!form.contains(event.detail.elt)) return;
-    if (!navigator.onLine || serverBroken || editKey) event.preventDefault();
+    // With rounds waiting on the phone the server's preview would be for the wrong round.
+    if (offlineNow()) event.preventDefault();
   });
   document.body.addEventListener("htmx:sendError", (event) => {
     if (!form.contains(event.detail.elt)) return;
