@@ -103,6 +103,10 @@ class Round(models.Model):
     ended_by = models.CharField(max_length=20, choices=EndedBy.choices, default=EndedBy.GOING_OUT)
     # Per side, in seating order: the engine's round input for that side, as entered.
     entry = models.JSONField()
+    # The key a phone gave the round when it scored it offline (a uuid4), so that sending it
+    # again, after an answer lost on the way, never stores it twice. NULL, not "", for a round
+    # typed online: the unique constraint leaves NULLs out.
+    client_key = models.CharField(max_length=36, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -110,6 +114,11 @@ class Round(models.Model):
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="round_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "client_key"],
+                condition=Q(client_key__isnull=False),
+                name="round_unique_client_key",
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
         ]
 

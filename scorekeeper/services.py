@@ -116,8 +116,10 @@ def game_start(
     decks: int | None = None,
     owner: User = None,
     rematch_of: Game | None = None,
+    public_id: str | None = None,
 ) -> Game:
-    """Start a game with its rule set frozen and its sides in seating order."""
+    """Start a game with its rule set frozen and its sides in seating order; `public_id` is the
+    address a phone made for a game it started offline (a new one otherwise)."""
     house_rules = dict(house_rules or {})
     rules = engine.resolve_rules({"base": preset, "overrides": house_rules})
     names = [spec.name.strip() for spec in sides]
@@ -135,6 +137,8 @@ def game_start(
         owner=owner if owner is not None and owner.is_authenticated else None,
         rematch_of=rematch_of,
     )
+    if public_id is not None:
+        game.public_id = public_id
     game.full_clean()
     game.save()
     for position, (name, spec) in enumerate(zip(names, sides, strict=True)):
@@ -150,9 +154,16 @@ def game_start(
 
 @transaction.atomic
 def round_record(
-    *, game: Game, number: int, ended_by: str, entry: list[dict], user: User = None
+    *,
+    game: Game,
+    number: int,
+    ended_by: str,
+    entry: list[dict],
+    user: User = None,
+    client_key: str | None = None,
 ) -> Round:
-    """Score and store round `number`; raises RoundError and stores nothing if it is invalid."""
+    """Score and store round `number`; raises RoundError and stores nothing if it is invalid.
+    `client_key` is the key of a round scored offline (see `scorekeeper.sync`)."""
     game, sides, rounds = _locked(game)
     if number <= len(rounds):
         # Two phones, or a double tap: the first save wins and the other is told.
@@ -167,7 +178,7 @@ def round_record(
         )
     _check_entry(sides, entry)
     before = {"totals": _totals(sides)}
-    stored = Round(game=game, number=number, ended_by=ended_by, entry=entry)
+    stored = Round(game=game, number=number, ended_by=ended_by, entry=entry, client_key=client_key)
     status = status_for(game, sides, [*rounds, stored])
     stored.full_clean()
     try:
@@ -198,10 +209,12 @@ def round_update(
     entry: list[dict],
     user: User = None,
     version: str | None = None,
+    client_key: str | None = None,
 ) -> Round:
     """Correct a round; every later total, meld requirement and the end of the game follow.
     With `version` (the round's `Round.version` when the form was opened), a round changed
-    since is refused rather than overwritten."""
+    since is refused rather than overwritten. With `client_key`, the round takes the key of the
+    offline round that replaced it, so that sending that round again changes nothing."""
     game, sides, rounds = _locked(game)
     stored = next((r for r in rounds if r.number == number), None)
     if stored is None and version is not None:
@@ -219,6 +232,8 @@ def round_update(
     before = _snapshot(stored, sides)
     _check_entry(sides, entry)
     stored.ended_by, stored.entry = ended_by, entry
+    if client_key is not None:
+        stored.client_key = client_key
     # A correction may end or un-end the game, but one ended by hand stays ended by hand.
     status = status_for(game, sides, rounds)
     stored.full_clean()
@@ -431,7 +446,12 @@ def _totals(sides: Sequence[Side]) -> dict[str, int]:
 
 def _snapshot(stored: Round, sides: Sequence[Side]) -> dict[str, Any]:
     # The totals beside the round, so the history can say what the change did to them.
-    return {"ended_by": stored.ended_by, "entry": stored.entry, "totals": _totals(sides)}
+    snapshot = {"ended_by": stored.ended_by, "entry": stored.entry, "totals": _totals(sides)}
+    if stored.client_key is not None:
+        # A round sent from a phone that scored offline is known by its key even once deleted
+        # or replaced, so that sending it again does not bring it back (scorekeeper.sync).
+        snapshot["key"] = stored.client_key
+    return snapshot
 
 
 def _result(game: Game) -> dict[str, Any]:

@@ -66,6 +66,9 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# A round or game sent as JSON by static/js/offline.js and refused by the CSRF check is told so
+# in JSON, in words; a form keeps Django's page.
+CSRF_FAILURE_VIEW = "scorekeeper.sync_views.csrf_failure"
 
 INSTALLED_APPS = [
     # Before staticfiles, so that runserver serves static files the way production does.

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from scorekeeper import account_views, live_views, offline_views, shell_views, views
+from scorekeeper import account_views, live_views, offline_views, shell_views, sync_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -28,6 +28,10 @@ urlpatterns = [
         name="round_restore",
     ),
     path("g/<str:public_id>/join/<str:token>/", views.game_join, name="game_join"),
+    # Offline play (sync)
+    path("g/<str:public_id>/offline.json", sync_views.game_offline, name="game_offline"),
+    path("g/<str:public_id>/offline/rounds/", sync_views.round_send, name="offline_round_send"),
+    path("offline/games/", sync_views.game_create, name="offline_game_create"),
     # Offline play (runtime)
     path("offline/engine-<str:digest>.zip", offline_views.offline_engine, name="offline_engine"),
     path("leagues/", include("leagues.urls")),

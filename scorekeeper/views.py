@@ -20,6 +20,7 @@ from scorekeeper.presenters import GameLine, end_condition, game_line, to_win
 from scorekeeper.scoring import game_ruleset
 from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
 from scorekeeper.sharing import share_links
+from scorekeeper.sync import game_start_from_form
 
 logger = logging.getLogger(__name__)
 
@@ -95,23 +96,13 @@ def game_new(request: HttpRequest, preset: str) -> HttpResponse:
         form = game_entry.build(rules, request.GET)
         return render(request, "scorekeeper/game_new.html", {"form": form})
     data = request.POST
-    specs, dealer, overrides, problems, slots = game_entry.read_start(rules, data)
-    if not problems:
-        try:
-            game = services.game_start(
-                preset=preset,
-                sides=specs,
-                first_dealer=dealer,
-                house_rules=overrides,
-                owner=request.user,
-            )
-        except engine.RoundError as error:
-            problems.extend(game_entry.at_slots(error.errors, slots))
-        else:
-            grant_scoring(request, game)
-            return redirect("game_detail", public_id=game.public_id)
-    form = game_entry.build(rules, data, problems)
-    return render(request, "scorekeeper/game_new.html", {"form": form}, status=200)
+    try:
+        game = game_start_from_form(preset=preset, form=data, user=request.user)
+    except engine.RoundError as error:
+        form = game_entry.build(rules, data, error.errors)
+        return render(request, "scorekeeper/game_new.html", {"form": form}, status=200)
+    grant_scoring(request, game)
+    return redirect("game_detail", public_id=game.public_id)
 
 
 def _game_or_404(public_id: str) -> Game:

@@ -221,6 +221,7 @@ GET_ONLY = {
     "score_sheet",
     "game_detail",
     "game_state",
+    "game_offline",
     "game_score_card",
     "round_detail",
     "game_history",
@@ -318,6 +319,9 @@ def csrf_world(organiser):
         "game_reopen": (f"/g/{e}/reopen/", {}),
         "game_rematch": (f"/g/{g}/rematch/", {}),
         "game_claim": (f"/g/{g}/claim/", {}),
+        # JSON from offline.js; the CSRF token comes in the X-CSRFToken header.
+        "offline_round_send": (f"/g/{g}/offline/rounds/", {}),
+        "offline_game_create": ("/offline/games/", {}),
         "signup": ("/accounts/signup/", {"username": "newbie", "email": "newbie@example.org"}),
         "leagues:league_new": (
             "/leagues/new/",
