@@ -254,7 +254,10 @@ async function sendRound(round) {
     return true;
   }
   if (status === 409) {
-    await db.waitingPut({ ...round, state: "conflict", theirs: data.theirs, error: "" });
+    await db.waitingPut({ ...round, state: "conflict", theirs: data.theirs, error: data.message || "" });
+  } else if (status === 403 && (data.errors || []).some((e) => e.key === "csrf")) {
+    // Opening any page of the app online renews the token; the next try reads it again.
+    throw new SendFailed("this phone's security token is out of date (open any page of the app)");
   } else if (status === 403) {
     await db.waitingPut({
       ...round,
@@ -480,14 +483,25 @@ async function problemHtml(game, round) {
   if (round.state !== "conflict") {
     return html`<p class="offline-behind">Round ${round.number}, saved on this phone, is sent once the round before it is settled.</p>`;
   }
+  if (!round.theirs) {
+    // Nothing stored at that number (a round was deleted on another phone): it can only go on.
+    return html`<section class="offline-problem conflict" data-key="${round.key}">
+      <h2>Round ${round.number} could not be stored at its number</h2>
+      <p>${round.error || `The game on the server no longer has the rounds before round ${round.number}.`}</p>
+      ${asking.has(round.key) ? askHtml(round) : html`<div class="choices">
+        <button type="button" class="button" data-offline-choice="both" data-key="${round.key}">Add it as the next round</button>
+        <button type="button" class="button secondary" data-offline-choice="discard" data-key="${round.key}">Discard round ${round.number}</button>
+      </div>`}
+    </section>`;
+  }
   const mine = await mineScores(game.snapshot, round);
-  const theirs = round.theirs || {};
+  const theirs = round.theirs;
   return html`<section class="offline-problem conflict" data-key="${round.key}">
     <h2>Round ${round.number} was saved on two phones</h2>
     <p>Another phone stored round ${round.number} while this one was offline. Which is right?</p>
     <div class="versions">
       ${versionHtml(`This phone's round ${round.number}`, mine.sides, mine.scores)}
-      ${versionHtml(`The other phone's round ${theirs.number ?? round.number}`, mine.sides, theirs.scores || [])}
+      ${versionHtml(`The other phone's round ${theirs.number ?? round.number}`, mine.sides, theirs.scores)}
     </div>
     ${asking.has(round.key) ? askHtml(round) : html`<div class="choices">
       <button type="button" class="button" data-offline-choice="mine" data-key="${round.key}">Keep this phone's round</button>
@@ -526,11 +540,14 @@ async function choose(button) {
     const version = (round.theirs && round.theirs.version) || (stored && stored.version);
     await db.waitingPut({ ...round, state: "waiting", place: "replace", version });
   } else if (choice === "both") {
-    // This phone's round goes after the other phone's; the rounds saved after it move up by one.
+    // This phone's round goes after the stored ones (the other phone's included), and the rounds
+    // saved after it follow on in order.
+    const game = await db.gameGet(round.game);
+    const next = game.snapshot.rounds.length + 1;
     const later = (await db.waitingFor(round.game)).filter((r) => r.number > round.number && r.key !== key);
     await db.waitingPutAll([
-      ...later.map((r) => ({ ...r, number: r.number + 1 })),
-      { ...round, state: "waiting", place: "end", number: round.number + 1, theirs: null },
+      ...later.map((r, i) => ({ ...r, number: next + 1 + i })),
+      { ...round, state: "waiting", place: "end", number: next, theirs: null },
     ]);
   }
   await refresh();
