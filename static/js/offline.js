@@ -641,7 +641,7 @@ async function shellGame(main, id) {
   const draw = async () => {
     const game = await db.gameGet(id);
     if (!game) {
-      main.innerHTML = html`<h1>This game is not on this phone</h1>
+      main.innerHTML = html`<h1>Offline</h1>
         <p>This game was never opened on this phone, so it cannot be shown without a connection.
         Open it once while online and it is kept here for offline scoring.</p>
         <p><a href="/">Back to the start page</a></p>`.text;
@@ -975,8 +975,8 @@ async function shellRoundForm(main, id) {
 
 async function shellElsewhere(main) {
   const games = await db.gamesAll();
-  main.innerHTML = html`<h1>Not kept on this phone</h1>
-    <p>This page was not saved on this phone, so it cannot be shown without a connection.</p>
+  main.innerHTML = html`<h1>Offline</h1>
+    <p>This page is not kept on this phone, and there is no connection to load it.</p>
     ${games.length ? html`<h2>Games you can score here</h2><ul class="plain">${games.map(
       (g) => html`<li><a href="${gameUrl(g.id)}">${g.snapshot.title || g.snapshot.sides.join(" vs ")}</a></li>`,
     )}</ul>` : ""}`.text;
