@@ -369,8 +369,15 @@ async function drawStatus() {
 // ---- Redrawing whatever this page shows of a game.
 let redrawPage = async () => {};
 async function refresh() {
+  showOnlineOnly();
   await drawStatus();
   await redrawPage();
+}
+
+// Deleting a round and ending the game are the server's to do: offline they could only fail,
+// on a browser error page instead of ours.
+function showOnlineOnly() {
+  for (const item of document.querySelectorAll("[data-online-only]")) item.hidden = !navigator.onLine;
 }
 
 // The waiting rounds the engine counts: those following the stored rounds without a gap and not

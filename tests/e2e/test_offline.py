@@ -157,6 +157,8 @@ def test_offline_rounds_and_a_game_started_offline_are_sent_once_when_the_connec
     expect(waiting_rows.first.locator("th")).to_have_text(f"2 {WAITING}")
     assert phone.totals() == offline_totals
     expect(page.get_by_role("link", name="Enter round 5")).to_be_visible()
+    # Corrections are the server's: offline they are not offered.
+    expect(page.get_by_role("link", name="End the game now")).to_be_hidden()
     phone.shot("game-offline")
 
     # A new game, started and scored with no connection.
@@ -186,6 +188,7 @@ def test_offline_rounds_and_a_game_started_offline_are_sent_once_when_the_connec
     # The game page online, from the server, agrees with what the phone worked out offline.
     page.goto(f"{live_server.url}/g/{game.public_id}/")
     assert phone.totals() == offline_totals
+    expect(page.get_by_role("link", name="End the game now")).to_be_visible()
     phone.shot("game-synced")
 
 
