@@ -93,8 +93,8 @@ PAGE_BYTES = """() => {
 
 class Tally:
     """One page visit: what the page fetched before its load event (the Performance API, bytes
-    on the wire), and everything the browser fetched during the visit, by part (Playwright's
-    responses, which include the workers' fetches)."""
+    on the wire), and what the browser fetched over the network during the whole visit, by part
+    (Playwright's responses, which include the workers' fetches)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -104,9 +104,11 @@ class Tally:
         self.fetched: list[tuple[str, str, int]] = []
 
     def add(self, response) -> None:
+        # The body as it came over the network: 0 when the browser's cache answered (a 304
+        # after revalidation, or a fresh copy), so a file fetched twice is paid once.
         try:
-            size = len(response.body())
-        except Exception:  # noqa: BLE001 - a redirect or an aborted body has none
+            size = response.request.sizes()["responseBodySize"]
+        except Exception:  # noqa: BLE001 - an aborted request has no sizes
             size = 0
         self.fetched.append((part(response.url), response.url, size))
 
