@@ -33,6 +33,12 @@ def decimal(value: float | Decimal | int, places: int) -> str:
     return f"{MINUS}{text}" if rounded < 0 else text
 
 
+def percent(value: float | Decimal | int) -> str:
+    """`75`, `83.3`, `100`: a percentage to one decimal, without a `.0` that says nothing."""
+    text = decimal(value, 1)
+    return text[:-2] if text.endswith(".0") else text
+
+
 def signed(value: int) -> str:
     """`+1,990`, `−100`, `0`: points won or lost, with their sign."""
     return f"+{number(value)}" if value > 0 else number(value)

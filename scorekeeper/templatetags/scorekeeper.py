@@ -30,6 +30,12 @@ def decimal(value: float, places: int = 1) -> str:
 
 
 @register.filter
+def percent(value: float) -> str:
+    """`75`, `83.3`: a share such as a win % (see `scorekeeper.formatting.percent`)."""
+    return formatting.percent(value)
+
+
+@register.filter
 def signed(value: int) -> str:
     """`+250`, `−85`, `0`: a score line's points with its sign."""
     return formatting.signed(value)

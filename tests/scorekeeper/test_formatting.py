@@ -4,7 +4,7 @@ import pytest
 
 from scorekeeper import engine
 from scorekeeper.engine.sheet import sheet_items
-from scorekeeper.formatting import change, decimal, number, owned, rule_set_name, signed
+from scorekeeper.formatting import change, decimal, number, owned, percent, rule_set_name, signed
 from scorekeeper.presenters import rules_card
 from scorekeeper.round_entry import build
 
@@ -110,3 +110,14 @@ def test_a_figure_rounds_as_written_not_as_the_float_is_stored():
     # 2.675 is stored as 2.67499999…; the page shows what a reader would round.
     assert decimal(2.675, 2) == "2.68"
     assert decimal(-33.35, 1) == "\u221233.4"
+
+
+def test_a_percentage_drops_a_dot_zero_that_says_nothing():
+    assert [percent(v) for v in (100.0, 75, 83.333, 0.0, 12.05, 1234.5)] == [
+        "100",
+        "75",
+        "83.3",
+        "0",
+        "12.1",
+        "1,234.5",
+    ]
