@@ -202,9 +202,11 @@ class Reader:
         """An unsaved row from the document's plain fields, checked as `full_clean` checks them
         (the database checks uniqueness and the constraints when the rows go in)."""
         fields = plain_fields(model)
-        self.require(row, where, [f.attname for f in fields] + list(extra))
+        # A nullable field may be missing: a backup made before the field was added (a night's
+        # closed_at, say) restores with it empty.
+        self.require(row, where, [f.attname for f in fields if not f.null] + list(extra))
         check_id(row[model._meta.pk.attname], f"{where}.{model._meta.pk.attname}")
-        obj = model(**{f.attname: row[f.attname] for f in fields}, **(relations or {}))
+        obj = model(**{f.attname: row.get(f.attname) for f in fields}, **(relations or {}))
         for field_ in fields:
             try:
                 setattr(obj, field_.attname, field_.to_python(getattr(obj, field_.attname)))

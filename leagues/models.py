@@ -168,6 +168,9 @@ class ClubNight(models.Model):
     date = models.DateField()
     notes = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when the organiser closes the night (or its last table finishes); a closed night's
+    # page stops refreshing. Null while the night is open.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date"]
@@ -317,9 +320,12 @@ class LeagueEvent(models.Model):
         SEASON_ADDED = "season_added", "Season added"
         SEASON_CHANGED = "season_changed", "Season changed"
         MEMBER_ADDED = "member_added", "Member added"
+        ROSTER_IMPORTED = "roster_imported", "Roster imported"
         MEMBER_CHANGED = "member_changed", "Member changed"
         PLAYERS_MERGED = "players_merged", "Players merged"
         NIGHT_ADDED = "night_added", "Club night added"
+        NIGHT_CLOSED = "night_closed", "Club night closed"
+        NIGHT_REOPENED = "night_reopened", "Club night reopened"
         SEATING_SET = "seating_set", "Seating set"
         LATE_ARRIVAL = "late_arrival", "Late arrival"
         GAMES_STARTED = "games_started", "Games started"

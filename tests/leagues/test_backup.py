@@ -360,3 +360,26 @@ def test_an_account_link_is_the_memberships_and_an_older_backup_links_the_player
     assert list(
         restored.memberships.values_list("player__name", "user__username").order_by("player__name")
     ) == [("Mia", "mia")]
+
+
+def test_a_night_closed_round_trips_and_an_older_backup_restores_its_nights_open(demo_leagues):
+    league = League.objects.get(slug="riverside")
+    closed_at = datetime.datetime(2026, 11, 3, 22, 15, 0, 123456, tzinfo=datetime.UTC)
+    night = league.nights.order_by("date").first()
+    ClubNight.objects.filter(pk=night.pk).update(closed_at=closed_at)
+    data = dumped(backup.league_export(league))
+    closed = {row["id"]: row["closed_at"] for row in data["nights"]}
+    assert closed[night.pk] == "2026-11-03T22:15:00.123456+00:00"
+    wipe()
+
+    backup.league_import(dumped(data))
+
+    assert ClubNight.objects.get(pk=night.pk).closed_at == closed_at
+    wipe()
+    # As a backup made before a night could be closed has it.
+    for row in data["nights"]:
+        row.pop("closed_at")
+
+    restored = backup.league_import(data)
+
+    assert list(restored.nights.values_list("closed_at", flat=True)) == [None] * len(closed)
