@@ -1,8 +1,10 @@
 """A player's rating over their games, drawn with the kitchen-table app's SVG line chart."""
 
+import datetime
 from dataclasses import dataclass
 
 from scorekeeper.charts import Chart, running_totals_chart
+from scorekeeper.formatting import day_month
 
 
 @dataclass(frozen=True)
@@ -13,14 +15,23 @@ class RatingChart:
     latest: float
     highest: float
     lowest: float
+    first_date: datetime.date
+    latest_date: datetime.date
 
 
-def rating_chart(ratings: list[float]) -> RatingChart | None:
-    """The rating after each rated game as a line from 0, where every new player starts."""
-    if not ratings:
+def rating_chart(history: list[tuple[datetime.date, float]]) -> RatingChart | None:
+    """The rating after each rated game as a line from 0, where every new player starts, with
+    the dates of the games along the bottom (a club night's first game carries its date, the
+    year under the first date and wherever it changes) and rating points up the side."""
+    if not history:
         return None
-    shown = [round(value, 1) for value in ratings]
-    chart = running_totals_chart(["Rating"], [[value] for value in shown])
+    dates = [date for date, _ in history]
+    shown = [round(value, 1) for _, value in history]
+    labels = [
+        (day_month(date), str(date.year)) if n == 0 or date != dates[n - 1] else ("", "")
+        for n, date in enumerate(dates)
+    ]
+    chart = running_totals_chart(["Rating"], [[value] for value in shown], x_labels=labels)
     return RatingChart(
         chart=chart,
         games=len(shown),
@@ -29,4 +40,6 @@ def rating_chart(ratings: list[float]) -> RatingChart | None:
         # The chart's axis labels include the starting 0.
         highest=max(0.0, *shown),
         lowest=min(0.0, *shown),
+        first_date=dates[0],
+        latest_date=dates[-1],
     )

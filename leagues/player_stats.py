@@ -8,7 +8,7 @@ players; the pages add them up to a fixed count that the query tests pin.
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from leagues.models import (
     Attendance,
@@ -22,6 +22,7 @@ from leagues.models import (
 )
 from leagues.selectors import win_percentage
 from scorekeeper import engine
+from scorekeeper.formatting import rule_set_name
 from scorekeeper.models import Side
 
 HISTORY_LIMIT = 50
@@ -48,12 +49,6 @@ def league_get(slug: str) -> League | None:
 def league_seasons(league: League) -> list[Season]:
     """The league's seasons, newest first."""
     return list(league.seasons.order_by("-starts_on"))
-
-
-def ruleset_name(preset: str) -> str:
-    """The rule set's name for a preset id; an id the engine no longer knows is shown as is."""
-    rules = engine.RULESETS.get(preset)
-    return rules.name if rules is not None else preset
 
 
 def current_season(seasons: list[Season], today: datetime.date) -> Season | None:
@@ -135,64 +130,6 @@ def player_game_count(league: League, player_id: int) -> int:
 
 
 @dataclass(frozen=True)
-class RulesetRecord:
-    """A player's results under one rule set."""
-
-    preset: str
-    name: str
-    games: int
-    wins: int
-    ties: int
-    points_for: int
-
-    @property
-    def win_pct(self) -> float:
-        return win_percentage(self.wins, self.ties, self.games)
-
-    @property
-    def avg_score(self) -> float:
-        return self.points_for / self.games if self.games else 0.0
-
-
-def by_ruleset(league: League, player_id: int) -> list[RulesetRecord]:
-    """The player's counted games grouped by the rule set they were played under."""
-    rows = (
-        Participation.objects.filter(league=league, player_id=player_id, counted=True)
-        .values("league_game__game__preset")
-        .annotate(
-            games=Count("id"),
-            wins=Count("id", filter=Q(outcome="W")),
-            ties=Count("id", filter=Q(outcome="T")),
-            points=Sum("points_for"),
-        )
-        .order_by("league_game__game__preset")
-    )
-    return [
-        RulesetRecord(
-            preset=row["league_game__game__preset"],
-            name=ruleset_name(row["league_game__game__preset"]),
-            games=row["games"],
-            wins=row["wins"],
-            ties=row["ties"],
-            points_for=row["points"] or 0,
-        )
-        for row in rows
-    ]
-
-
-def rating_history(league: League, player_id: int) -> list[float]:
-    """The player's rating after each rated game, in the order the ledger rated them."""
-    return [
-        rating_of(mu, sigma)
-        for mu, sigma in Participation.objects.filter(
-            league=league, player_id=player_id, mu_after__isnull=False
-        )
-        .order_by("league_game__ledger")
-        .values_list("mu_after", "sigma_after")
-    ]
-
-
-@dataclass(frozen=True)
 class CanastaRate:
     kind: str
     label: str
@@ -201,15 +138,31 @@ class CanastaRate:
 
 
 @dataclass(frozen=True)
-class CardFigures:
-    """What only the rounds tell: going out, canastas, red threes, cards left in hand."""
+class RulesetRecord:
+    """A player's results and card figures under one rule set, labelled in its words."""
 
+    preset: str
+    name: str
     games: int
+    wins: int
+    ties: int
+    points_for: int
     rounds: int
     went_out: int
     red_threes: int
     hand_points: int
     canastas: list[CanastaRate] = field(default_factory=list)
+    # Shown only where the rule set scores red threes laid down, or the player has some.
+    red_threes_label: str = ""
+    hand_label: str = "Left in hand and foot"
+
+    @property
+    def win_pct(self) -> float:
+        return win_percentage(self.wins, self.ties, self.games)
+
+    @property
+    def avg_score(self) -> float:
+        return self.points_for / self.games if self.games else 0.0
 
     @property
     def went_out_pct(self) -> float:
@@ -224,39 +177,98 @@ class CardFigures:
         return self.hand_points / self.rounds if self.rounds else 0.0
 
 
-def card_figures(league: League, player_id: int) -> CardFigures:
-    """The player's card figures over their counted games, canastas in the rule set's words."""
-    rows = Participation.objects.filter(
-        league=league, player_id=player_id, counted=True
-    ).values_list("rounds", "went_out", "red_threes", "hand_points", "canastas")
-    games = rounds = went_out = red_threes = hand_points = 0
-    kinds: dict[str, int] = {}
+@dataclass
+class _Tally:
+    games: int = 0
+    wins: int = 0
+    ties: int = 0
+    points_for: int = 0
+    rounds: int = 0
+    went_out: int = 0
+    red_threes: int = 0
+    hand_points: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+
+
+def by_ruleset(league: League, player_id: int) -> list[RulesetRecord]:
+    """The player's counted games grouped by the rule set they were played under, each with
+    its card figures in that rule set's words (its canastas, books or baskets)."""
+    rows = (
+        Participation.objects.filter(league=league, player_id=player_id, counted=True)
+        .values_list(
+            "league_game__game__preset",
+            "outcome",
+            "points_for",
+            "rounds",
+            "went_out",
+            "red_threes",
+            "hand_points",
+            "canastas",
+        )
+        .order_by()
+    )
+    tallies: dict[str, _Tally] = {}
     # Summed here rather than in SQL: the canastas are a JSON object per game, and a player's
     # games in one league are few enough to add up in Python.
-    for game_rounds, out, threes, hand, canastas in rows:
-        games += 1
-        rounds += game_rounds
-        went_out += out
-        red_threes += threes
-        hand_points += hand
+    for preset, outcome, points, rounds, out, threes, hand, canastas in rows:
+        tally = tallies.setdefault(preset, _Tally())
+        tally.games += 1
+        tally.wins += outcome == Participation.Outcome.WIN
+        tally.ties += outcome == Participation.Outcome.TIE
+        tally.points_for += points
+        tally.rounds += rounds
+        tally.went_out += out
+        tally.red_threes += threes
+        tally.hand_points += hand
         for kind, count in (canastas or {}).items():
-            kinds[kind] = kinds.get(kind, 0) + count
-    rules = engine.RULESETS.get(league.preset)
+            tally.kinds[kind] = tally.kinds.get(kind, 0) + count
+    records = [_record(preset, tally) for preset, tally in tallies.items()]
+    return sorted(records, key=lambda record: (record.name, record.preset))
+
+
+def _record(preset: str, tally: _Tally) -> RulesetRecord:
+    rules = engine.RULESETS.get(preset)
     order = list(rules.kinds) if rules is not None else []
-    ranked = sorted(kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
-    return CardFigures(
-        games=games,
+    ranked = sorted(tally.kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
+    rounds = tally.rounds
+    scores_red_threes = rules is not None and bool(rules.red_three_bonus)
+    hand, foot = (rules.words["hand"], rules.words["foot"]) if rules else ("hand", "foot")
+    return RulesetRecord(
+        preset=preset,
+        name=rule_set_name(preset),
+        games=tally.games,
+        wins=tally.wins,
+        ties=tally.ties,
+        points_for=tally.points_for,
         rounds=rounds,
-        went_out=went_out,
-        red_threes=red_threes,
-        hand_points=hand_points,
+        went_out=tally.went_out,
+        red_threes=tally.red_threes,
+        hand_points=tally.hand_points,
         canastas=[
             CanastaRate(
-                kind, kind_label(rules, kind), kinds[kind], kinds[kind] / rounds if rounds else 0.0
+                kind, kind_label(rules, kind), tally.kinds[kind], _per(tally.kinds[kind], rounds)
             )
             for kind in ranked
         ],
+        red_threes_label="Red threes laid down" if scores_red_threes or tally.red_threes else "",
+        hand_label=f"Left in {hand} and {foot}",
     )
+
+
+def _per(count: int, rounds: int) -> float:
+    return count / rounds if rounds else 0.0
+
+
+def rating_history(league: League, player_id: int) -> list[tuple[datetime.date, float]]:
+    """The date of each rated game and the player's rating after it, in the ledger's order."""
+    return [
+        (date, rating_of(mu, sigma))
+        for date, mu, sigma in Participation.objects.filter(
+            league=league, player_id=player_id, mu_after__isnull=False
+        )
+        .order_by("league_game__ledger")
+        .values_list("date", "mu_after", "sigma_after")
+    ]
 
 
 def kind_label(rules: engine.RuleSet | None, kind: str) -> str:

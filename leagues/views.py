@@ -15,7 +15,7 @@ from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
 from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_download
-from scorekeeper.formatting import number
+from scorekeeper.formatting import number, rule_set_name
 from scorekeeper.pdf.night_pack import build_night_pack
 from scorekeeper.pdf.score_card import build_score_card
 from scorekeeper.pdf.standings import build_standings
@@ -112,7 +112,7 @@ def standings_columns(sort: str | None, order: str | None) -> list[dict]:
 @require_GET
 def league_list(request: HttpRequest) -> HttpResponse:
     leagues = list(player_stats.leagues_listed(request.user))
-    rows = [(league, player_stats.ruleset_name(league.preset)) for league in leagues]
+    rows = [(league, rule_set_name(league.preset)) for league in leagues]
     return render(request, "leagues/league_list.html", {"rows": rows})
 
 
@@ -125,7 +125,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "league": league,
         "is_organiser": organiser,
-        "ruleset": player_stats.ruleset_name(league.preset),
+        "ruleset": rule_set_name(league.preset),
         "scoring_text": scoring_text(league),
         "seasons": seasons,
         "season": season,
@@ -237,7 +237,6 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         "game_count": player_stats.player_game_count(league, player_id),
         "by_ruleset": player_stats.by_ruleset(league, player_id),
         "chart": rating_chart(player_stats.rating_history(league, player_id)),
-        "figures": player_stats.card_figures(league, player_id),
         "partners": selectors.partners(league, player_id),
         "opponents": selectors.opponents(league, player_id),
         "teams": league.play == League.Play.TEAMS,

@@ -6,6 +6,7 @@ Plain Python with no Django import, so the engine's messages, the PDF builders a
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -37,6 +38,20 @@ def percent(value: float | Decimal | int) -> str:
     """`75`, `83.3`, `100`: a percentage to one decimal, without a `.0` that says nothing."""
     text = decimal(value, 1)
     return text[:-2] if text.endswith(".0") else text
+
+
+# The pages write dates as `30 Sep 2026` (Django's "j M Y"); these match it whatever the locale.
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def day_month(date: datetime.date) -> str:
+    """`30 Sep`: a date within a year that is shown nearby, as a chart's axis writes it."""
+    return f"{date.day} {MONTHS[date.month - 1]}"
+
+
+def day(date: datetime.date) -> str:
+    """`30 Sep 2026`, as the pages' `date:"j M Y"` writes it."""
+    return f"{day_month(date)} {date.year}"
 
 
 def signed(value: int) -> str:

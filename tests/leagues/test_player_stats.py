@@ -1,6 +1,7 @@
 """A player's page and its selectors: results, rule sets, rating over time, card figures."""
 
 import datetime
+import re
 
 import pytest
 from django.template.defaultfilters import floatformat
@@ -52,25 +53,55 @@ def two_rounds(organiser):
     return league, p, game
 
 
+def figures(record) -> tuple:
+    return (
+        record.name,
+        record.games,
+        record.rounds,
+        record.went_out,
+        record.went_out_pct,
+        [(c.label, c.count, c.per_round) for c in record.canastas],
+        record.red_threes_label,
+        record.red_threes_per_round,
+        record.hand_label,
+        record.hand_points_per_round,
+    )
+
+
 def test_card_figures_per_round(two_rounds):
     league, p, _ = two_rounds
 
-    ann = player_stats.card_figures(league, p["Ann"].pk)
-    cat = player_stats.card_figures(league, p["Cat"].pk)
+    [ann] = player_stats.by_ruleset(league, p["Ann"].pk)
+    [cat] = player_stats.by_ruleset(league, p["Cat"].pk)
 
-    assert (ann.games, ann.rounds, ann.went_out, ann.went_out_pct) == (1, 2, 1, 50.0)
-    assert [(c.label, c.count, c.per_round) for c in ann.canastas] == [
-        ("Red canastas", 4, 2.0),
-        ("Black canastas", 1, 0.5),
-        ("Wild canastas", 1, 0.5),
-    ]
-    assert (ann.red_threes_per_round, ann.hand_points_per_round) == (0.5, 20.0)
-    assert cat.went_out_pct == 0.0
-    assert [(c.label, c.per_round) for c in cat.canastas] == [
-        ("Red canastas", 0.5),
-        ("Black canastas", 1.0),
-    ]
-    assert (cat.red_threes_per_round, cat.hand_points_per_round) == (1.0, 42.5)
+    assert figures(ann) == (
+        "Ten Thousand",
+        1,
+        2,
+        1,
+        50.0,
+        [("Red canastas", 4, 2.0), ("Black canastas", 1, 0.5), ("Wild canastas", 1, 0.5)],
+        "Red threes laid down",
+        0.5,
+        "Left in hand and foot",
+        20.0,
+    )
+    assert figures(cat) == (
+        "Ten Thousand",
+        1,
+        2,
+        0,
+        0.0,
+        [("Red canastas", 1, 0.5), ("Black canastas", 2, 1.0)],
+        "Red threes laid down",
+        1.0,
+        "Left in hand and foot",
+        42.5,
+    )
+
+
+def section(page: str, heading: str, until: str) -> str:
+    return page.split(f" {heading} ", 1)[1].split(f" {until} ", 1)[0]
 
 
 def test_the_player_page_shows_the_card_figures(client, two_rounds):
@@ -78,13 +109,86 @@ def test_the_player_page_shows_the_card_figures(client, two_rounds):
 
     page = text(client.get(f"/leagues/thursday/players/{p['Ann'].pk}/"))
 
-    assert "Over 2 rounds of 1 counted game, as a team." in page
-    assert "Went out 50.0% of rounds (1)" in page
-    assert "Red canastas 2.00 a round (4)" in page
-    assert "Black canastas 0.50 a round (1)" in page
-    assert "Wild canastas 0.50 a round (1)" in page
-    assert "Red threes 0.50 a round (1)" in page
-    assert "Left in hand 20.0 points a round" in page
+    assert section(page, "By rule set", "Partners") == (
+        "Ten Thousand 1 counted game over 2 rounds, as a team. Win % 100 Average score 5,260 "
+        "Went out 50% of rounds (1) Red canastas 2.00 a round (4) Black canastas 0.50 a round "
+        "(1) Wild canastas 0.50 a round (1) Red threes laid down 0.50 a round (1) "
+        "Left in hand and foot 20.0 points a round"
+    )
+    assert "At the table" not in page
+
+
+@pytest.fixture
+def two_rule_sets(two_rounds, organiser):
+    """Ann's Ten Thousand game of `ROUNDS`, then a winter season of Baskets: one round in which
+    Ann & Bob lay down a wicker and two plastic baskets and hold 35 (800 − 35 + 1,100 = 1,865),
+    and Cat & Dan one plastic basket and hold 60 (400 − 60 + 300 = 640)."""
+    league, p, _ = two_rounds
+    services.league_update(league=league, user=organiser, preset="baskets", house_rules={})
+    services.season_create(
+        league=league,
+        name="Winter",
+        starts_on=datetime.date(2026, 12, 1),
+        ends_on=datetime.date(2027, 2, 28),
+        user=None,
+    )
+    game = table_game(
+        league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]], date=datetime.date(2026, 12, 3)
+    )
+    scores.round_record(
+        game=game.game,
+        number=1,
+        ended_by="stock_exhausted",
+        entry=[
+            {"canastas": {"natural": 1, "mixed": 2}, "melded_points": 800, "hand_points": 35},
+            {"canastas": {"mixed": 1}, "melded_points": 400, "hand_points": 60},
+        ],
+    )
+    scores.game_end(game=game.game)
+    return league, p
+
+
+def test_each_rule_set_has_its_own_figures_in_its_own_words(client, two_rule_sets):
+    league, p = two_rule_sets
+
+    records = player_stats.by_ruleset(league, p["Ann"].pk)
+    page = text(client.get(f"/leagues/thursday/players/{p['Ann'].pk}/"))
+
+    assert [figures(record) for record in records] == [
+        (
+            "Baskets",
+            1,
+            1,
+            0,
+            0.0,
+            [("Wicker baskets", 1, 1.0), ("Plastic baskets", 2, 2.0)],
+            "",
+            0.0,
+            "Left in biscuits and buns",
+            35.0,
+        ),
+        (
+            "Ten Thousand",
+            1,
+            2,
+            1,
+            50.0,
+            [("Red canastas", 4, 2.0), ("Black canastas", 1, 0.5), ("Wild canastas", 1, 0.5)],
+            "Red threes laid down",
+            0.5,
+            "Left in hand and foot",
+            20.0,
+        ),
+    ]
+    assert section(page, "By rule set", "Partners") == (
+        "Baskets 1 counted game over 1 round, as a team. Win % 100 Average score 1,865 "
+        "Went out 0% of rounds (0) Wicker baskets 1.00 a round (1) Plastic baskets 2.00 a "
+        "round (2) Left in biscuits and buns 35.0 points a round "
+        "Ten Thousand 1 counted game over 2 rounds, as a team. Win % 100 Average score 5,260 "
+        "Went out 50% of rounds (1) Red canastas 2.00 a round (4) Black canastas 0.50 a round "
+        "(1) Wild canastas 0.50 a round (1) Red threes laid down 0.50 a round (1) "
+        "Left in hand and foot 20.0 points a round"
+    )
 
 
 def test_kinds_take_the_words_of_the_rule_set(organiser):
@@ -107,15 +211,15 @@ def test_results_history_with_a_voided_game(client, two_rounds):
     response = client.get(f"/leagues/thursday/players/{p['Ann'].pk}/")
 
     assert body_rows(response, 0) == [
-        "8 Oct 2026 | Cat | Bob & Dan | 5,260–1,815 | Voided | Game",
-        "1 Oct 2026 | Bob | Cat & Dan | 5,260–1,815 | Win | Game",
+        "8 Oct 2026 | with Cat v Bob & Dan | Voided 5,260–1,815",
+        "1 Oct 2026 | with Bob v Cat & Dan | Win 5,260–1,815",
     ]
     page = response.content.decode()
     assert f'href="/g/{later.game.public_id}/"' in page
     assert f'href="/g/{game.game.public_id}/"' in page
     assert f'href="/leagues/thursday/nights/{later.night_id}/"' in page
     # The voided game counts nowhere: one counted game, two rounds.
-    assert "Over 2 rounds of 1 counted game" in text(response)
+    assert "1 counted game over 2 rounds" in text(response)
     assert player_stats.player_game_count(league, p["Ann"].pk) == 2
     [record] = player_stats.by_ruleset(league, p["Ann"].pk)
     assert (record.name, record.games, record.win_pct, record.avg_score) == (
@@ -133,8 +237,8 @@ def test_an_unfinished_game_is_in_progress(client, two_rounds):
 
     rows = body_rows(client.get(f"/leagues/thursday/players/{p['Dan'].pk}/"), 0)
 
-    assert rows[0] == "8 Oct 2026 | Bob | Ann & Cat | 1,200–760 | In progress | Game"
-    assert rows[1] == "1 Oct 2026 | Cat | Ann & Bob | 1,815–5,260 | Loss | Game"
+    assert rows[0] == "8 Oct 2026 | with Bob v Ann & Cat | In progress 1,200–760"
+    assert rows[1] == "1 Oct 2026 | with Cat v Ann & Bob | Loss 1,815–5,260"
 
 
 def test_the_history_is_capped_with_a_count_of_all(client, two_rounds, monkeypatch):
@@ -188,15 +292,30 @@ def test_rating_over_time(client, league):
     response = client.get(f"/leagues/thursday/players/{p['Ann'].pk}/")
 
     after = Participation.objects.filter(player=p["Ann"]).order_by("league_game__ledger")
-    assert history == [pa.mu_after - 3 * pa.sigma_after for pa in after]
-    assert history[-1] == pytest.approx(Membership.objects.get(player=p["Ann"]).rating)
+    assert history == [(pa.date, pa.mu_after - 3 * pa.sigma_after) for pa in after]
+    assert [date for date, _ in history] == [datetime.date(2026, 10, 1), LATER]
+    assert history[-1][1] == pytest.approx(Membership.objects.get(player=p["Ann"]).rating)
     page = response.content.decode()
-    assert '<svg class="chart"' in page
-    assert "Rating after each of 2 rated games: from 0 to " in page
+    svg = re.search(r'<svg class="chart".*?</svg>', page, re.S).group(0)
+    latest = floatformat(history[-1][1], 1)
+    assert (
+        'aria-label="Rating after each of 2 rated games, 1 Oct 2026 to 8 Oct 2026: '
+        f"from 0 to {latest}, between 0.0 and {latest} points" in svg
+    )
     # A point for the start at 0 and one per rated game.
-    points = page.split('<polyline class="series-0" points="')[1].split('"')[0].split()
+    points = svg.split('<polyline class="series-0" points="')[1].split('"')[0].split()
     assert len(points) == 3
-    assert f"Rating {floatformat(history[-1], 1)}" in text(response)
+    # The dates under their games (the year under the first), not the points up the side (at
+    # x 44), and the title over the points.
+    assert re.findall(
+        r'<text class="axis-label" x="(?!44")([\d.]+)" y="(\d+)"[^>]*>([^<]*)</text>', svg
+    ) == [
+        ("173.0", "190", "1 Oct"),
+        ("173.0", "202", "2026"),
+        ("298.0", "190", "8 Oct"),
+    ]
+    assert re.findall(r'<text class="axis-title"[^>]*>([^<]*)</text>', svg) == ["Rating points"]
+    assert f"Rating {latest}" in text(response)
 
 
 def test_partners_and_opponents(client, league):
@@ -207,9 +326,9 @@ def test_partners_and_opponents(client, league):
     response = client.get(f"/leagues/thursday/players/{p['Ann'].pk}/")
 
     found = tables(response)
-    partners = [" | ".join(row) for row in found[2][1:]]
-    opponents = [" | ".join(row) for row in found[3][1:]]
-    assert partners == ["Bob | 2 | 50.0"]
+    partners = [" | ".join(row) for row in found[1][1:]]
+    opponents = [" | ".join(row) for row in found[2][1:]]
+    assert partners == ["Bob | 2 | 50"]
     assert opponents == ["Cat | 2 | 1 | 0 | 1", "Dan | 2 | 1 | 0 | 1"]
 
 
@@ -249,4 +368,4 @@ def test_a_member_of_a_private_league_sees_a_player(client, organiser):
     response = client.get(f"/leagues/thursday/players/{ann.pk}/")
     assert response.status_code == 200
     assert "No games yet." in text(response)
-    assert "No rounds counted yet." in text(response)
+    assert "No counted games yet." in text(response)

@@ -13,9 +13,9 @@ from tests.leagues.conftest import UserFactory, league_with, members, play, tabl
 STANDINGS_QUERIES = 5  # league, seasons, standings' totals, last five and ratings
 HEAD_TO_HEAD_QUERIES = 6  # league, seasons, pairs, standings' three
 LEAGUE_QUERIES = 6  # league, seasons, standings' three, nights
-# league, membership, history and its tables' players, count, rule sets, ratings, card
-# figures, partners, opponents, other leagues
-PLAYER_QUERIES = 11
+# league, membership, history and its tables' players, count, rule sets with their card
+# figures, ratings, partners, opponents, other leagues
+PLAYER_QUERIES = 10
 NIGHT_QUERIES = 5  # league, night, attendances, games, their sides
 LIST_QUERIES = 1
 MEMBER_EXTRA_QUERIES = 4

@@ -3,7 +3,7 @@
 import re
 
 from scorekeeper import services
-from scorekeeper.charts import nice_step, running_totals_chart
+from scorekeeper.charts import Tick, nice_step, running_totals_chart, spaced_ticks
 from tests.scorekeeper.conftest import side_specs
 
 
@@ -106,3 +106,37 @@ def test_a_game_of_so_many_rounds_has_axes_but_no_target_line(client, db):
         "50",
         "1",
     ]
+
+
+def test_spaced_ticks_keep_apart_prefer_the_last_and_repeat_no_second_line():
+    candidates = [
+        Tick(50, "a", "2026"),
+        Tick(80, "b", "2026"),
+        Tick(100, "c", "2026"),
+        Tick(150, "d", "2027"),
+        Tick(170, "e", "2027"),
+    ]
+
+    shown = spaced_ticks(candidates, gap=46)
+
+    # b is too close to a; e replaces d, which is too close to it, and keeps its year.
+    assert [(t.at, t.label, t.sub) for t in shown] == [
+        (50, "a", "2026"),
+        (100, "c", ""),
+        (170, "e", "2027"),
+    ]
+    assert spaced_ticks([]) == ()
+    assert spaced_ticks(candidates[:2], gap=46) == (Tick(50, "a", "2026"),)
+
+
+def test_words_along_the_bottom_leave_room_at_the_right_and_for_the_year():
+    chart = running_totals_chart(
+        ["Rating"], [[1], [2], [3]], x_labels=[("1 Oct", "2026"), ("", ""), ("8 Oct", "2026")]
+    )
+
+    assert [(t.at, t.label, t.sub) for t in chart.x_ticks] == [
+        (131.3, "1 Oct", "2026"),
+        (298.0, "8 Oct", ""),
+    ]
+    assert (chart.right, chart.height, chart.bottom) == (298, 212, 174)
+    assert chart.series[0].points == "48.0,174.0 131.3,124.0 214.7,74.0 298.0,24.0"
