@@ -17,7 +17,7 @@ from leagues import player_stats, selectors
 from leagues.models import ClubNight, League, Season
 from scorekeeper import engine
 from scorekeeper.documents import card_sides, dealers_for, file_stem
-from scorekeeper.formatting import decimal, number
+from scorekeeper.formatting import decimal, number, rule_set_name
 from scorekeeper.pdf.night_pack import NightPack, PackTable
 from scorekeeper.pdf.score_card import TARGET_ROUNDS, CardSide, ScoreCard
 from scorekeeper.pdf.standings import Column, StandingsSheet
@@ -51,7 +51,7 @@ def season_rules(league: League, season: Season | None) -> engine.RuleSet:
 
 def rules_name(rules: engine.RuleSet) -> str:
     """`Four Rounds`, or `Four Rounds with house rules` where they differ from the preset."""
-    return rules.name + (" with house rules" if rules.overrides() else "")
+    return rule_set_name(rules.id) + (" with house rules" if rules.overrides() else "")
 
 
 # Standings -----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from scorekeeper import engine, game_entry
+from scorekeeper.formatting import rule_set_name
 from scorekeeper.models import Game, Side
 from scorekeeper.pdf.base import PAPER, PAPER_NAMES, PdfError
 from scorekeeper.pdf.score_card import CardSide, ScoreCard
@@ -220,7 +221,8 @@ def blank_sheet_request(
             else f"a whole number from {rules.min_sides} to {most}"
         )
         raise SheetError(
-            f"sides: {shown!r} columns cannot be printed for {rules.name}; give {allowed}."
+            f"sides: {shown!r} columns cannot be printed for {rule_set_name(rules.id)}; "
+            f"give {allowed}."
         )
     return rules, int(raw)
 

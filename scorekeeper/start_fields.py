@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import engine
+from scorekeeper.formatting import rule_set_name
 from scorekeeper.seating import dealing_order
 
 MAX_SIDE_SLOTS = engine.TABLE_SIDES_MAX
@@ -226,7 +227,7 @@ def parse_sides(
         problems.append(
             engine.FieldError(
                 "sides",
-                f"{rules.name} needs at least {need} {rules.words['sides']}; "
+                f"{rule_set_name(rules.id)} needs at least {need} {rules.words['sides']}; "
                 f"name {need - len(filled)} more.",
             )
         )

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 
 from scorekeeper import engine, game_entry, services
 from scorekeeper.engine.scoring import ROUND_MAX
-from scorekeeper.formatting import listing, number, signed
+from scorekeeper.formatting import listing, number, rule_set_name, signed
 from scorekeeper.live import game_etag
 from scorekeeper.models import Game, Round, RoundScore
 from scorekeeper.scoring import round_errors
@@ -220,7 +220,7 @@ def game_sent(body: bytes) -> GameSent:
     """Read a game started offline; raises RoundError naming every part that is wrong."""
     data = _object(body)
     public_id, preset, form = data.get("id"), data.get("preset"), data.get("form")
-    presets = listing([rules.name for rules in engine.RULESETS.values()], "or")
+    presets = listing([rule_set_name(preset) for preset in engine.RULESETS], "or")
     _checked(
         [
             (isinstance(public_id, str) and bool(PUBLIC_ID.fullmatch(public_id)), "id", BAD_ID),

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from scorekeeper import documents, engine, game_entry, live, round_entry, round_page, services
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.charts import running_totals_chart
+from scorekeeper.formatting import rule_set_name
 from scorekeeper.history import history_sentence
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
@@ -83,7 +84,7 @@ def score_sheet(request: HttpRequest, preset: str) -> HttpResponse:
         house_rules=bool(rules.overrides()),
         named=False,
     )
-    stem = documents.file_stem(rules.name, "blank score sheet")
+    stem = documents.file_stem(rule_set_name(rules.id), "blank score sheet")
     return documents.pdf_download(lambda: build_score_card(card, paper=paper), stem)
 
 

@@ -21,7 +21,7 @@ from leagues.services.core import (
     _saved,
 )
 from scorekeeper import engine
-from scorekeeper.formatting import listing
+from scorekeeper.formatting import listing, rule_set_name
 
 LEAGUE_FIELDS = (
     "name",
@@ -52,7 +52,7 @@ SETTING_LABELS = {
     "visibility": "who can see it",
 }
 RULE_SET_CHOICE = "Choose one of the rule sets: {}.".format(
-    listing([rules.name for rules in engine.RULESETS.values()], "or")
+    listing([rule_set_name(preset) for preset in engine.RULESETS], "or")
 )
 
 

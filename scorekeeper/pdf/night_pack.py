@@ -162,7 +162,7 @@ def _table_page(table: PackTable, paper: str) -> list[Flowable]:
     details = table.card.details
     if table.seats:
         details += (("Seats, the deal passing left", ", ".join(table.seats)),)
-    card = replace(table.card, title=f"Table {table.number}", details=details)
+    card = replace(table.card, title=f"Table {number(table.number)}", details=details)
     story: list[Flowable] = [PageBreak()]
     if not table.started:
         story.append(text(NOT_STARTED, NOTICE))

@@ -17,7 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from scorekeeper import engine
-from scorekeeper.formatting import number
+from scorekeeper.formatting import number, rule_set_name
 from scorekeeper.pdf.base import (
     BODY,
     BOLD,
@@ -80,7 +80,7 @@ class ScoreCard:
 
 def end_condition(rules: engine.RuleSet) -> str:
     if rules.rounds:
-        return f"The game ends after round {rules.rounds}; the highest total wins."
+        return f"The game ends after round {number(rules.rounds)}; the highest total wins."
     if rules.target_score is not None:
         return (
             f"The game ends when a {rules.words['side']} reaches {number(rules.target_score)}; "
@@ -167,7 +167,7 @@ def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
             return value
         return text(value, CELL_BOLD if bold else CELL)
 
-    heading = f"Round {round_number}"
+    heading = f"Round {number(round_number)}"
     if round_number <= len(card.dealers):
         heading += f" · {card.dealers[round_number - 1]} deals"
     side_room = (width - label_width) / len(card.sides) - 2 * CELL_PADDING
@@ -302,18 +302,18 @@ def _result(card: ScoreCard) -> str:
         return ""
     totals = ", ".join(f"{name} {number(status.totals[name])}" for name in status.sides)
     if status.finished and status.tie:
-        return f"Tie after round {len(status.rounds)}: {totals}."
+        return f"Tie after round {number(len(status.rounds))}: {totals}."
     if status.finished:
         best = number(status.totals[status.winner])
         return f"Winner: {status.winner} with {best}. Final totals: {totals}."
     needs = (
-        ", ".join(f"{name} {status.meld_requirement[name]:,}" for name in status.sides)
+        ", ".join(f"{name} {number(status.meld_requirement[name])}" for name in status.sides)
         if status.meld_requirement
         else ""
     )
     return (
-        f"In progress after round {len(status.rounds)}: {totals}. "
-        f"Round {status.next_round} opening meld: {needs}."
+        f"In progress after round {number(len(status.rounds))}: {totals}. "
+        f"Round {number(status.next_round)} opening meld: {needs}."
     )
 
 
@@ -325,7 +325,7 @@ def _summary(card: ScoreCard, width: float) -> Table:
     rows = [header]
     for played in status.rounds:
         rows.append(
-            [text(str(played.round), CELL)]
+            [text(number(played.round), CELL)]
             + [
                 text(f"{number(played.scores[name])} → {number(played.totals[name])}", CELL_RIGHT)
                 for name in status.sides
@@ -357,13 +357,13 @@ def title_of(card: ScoreCard) -> str:
         return card.title
     if card.named:
         return " vs ".join(side.name for side in card.sides)
-    return f"{card.rules.name}: score sheet"
+    return f"{rule_set_name(card.rules.id)}: score sheet"
 
 
 def _header(card: ScoreCard, width: float) -> list[Flowable]:
     rules = card.rules
     lines: list[Flowable] = [text(title_of(card), TITLE)]
-    rules_line = rules.name + (" with house rules" if card.house_rules else "")
+    rules_line = rule_set_name(rules.id) + (" with house rules" if card.house_rules else "")
     lines.append(text(f"{rules_line}. {end_condition(rules)}", BODY))
     lines.append(text(meld_bands(rules), BODY))
     facts = []
@@ -469,7 +469,7 @@ def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
 
 def build_score_card(card: ScoreCard, *, paper: str = "a4") -> bytes:
     """A score sheet as a PDF file: blank, or filled with the rounds of `card.status`."""
-    footer = f"{title_of(card)} · {card.rules.name} · Hand and Foot scorekeeper"
+    footer = f"{title_of(card)} · {rule_set_name(card.rules.id)} · Hand and Foot scorekeeper"
     return render(
         score_card_story(card, paper=paper), paper=paper, title=title_of(card), footer=footer
     )

@@ -42,6 +42,12 @@ def signed(value: int) -> str:
 
 
 @register.filter
+def rule_set(preset: str) -> str:
+    """`Ten Thousand`: a rule set's name from its id, the same on every page and PDF."""
+    return formatting.rule_set_name(preset)
+
+
+@register.filter
 def index(sequence, position: int):
     """The item at a position, for lists that run beside a loop."""
     return sequence[position]

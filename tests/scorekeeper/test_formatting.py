@@ -1,8 +1,11 @@
 """The one formatter: numbers, signs and names the same on every page, PDF and message."""
 
-import pytest
+import datetime
 
-from scorekeeper import engine
+import pytest
+from django.utils import dateformat
+
+from scorekeeper import engine, formatting
 from scorekeeper.engine.sheet import sheet_items
 from scorekeeper.formatting import change, decimal, number, owned, percent, rule_set_name, signed
 from scorekeeper.presenters import rules_card
@@ -121,3 +124,11 @@ def test_a_percentage_drops_a_dot_zero_that_says_nothing():
         "12.1",
         "1,234.5",
     ]
+
+
+def test_dates_are_written_as_the_pages_write_them_whatever_the_locale():
+    assert formatting.day_month(datetime.date(2026, 9, 30)) == "30 Sep"
+    assert formatting.day(datetime.date(2027, 1, 7)) == "7 Jan 2027"
+    assert formatting.day(datetime.date(2026, 10, 1)) == dateformat.format(
+        datetime.date(2026, 10, 1), "j M Y"
+    )
