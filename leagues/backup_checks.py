@@ -18,7 +18,7 @@ from django.db import models
 
 from scorekeeper import engine
 from scorekeeper.engine.errors import listing
-from scorekeeper.formatting import owned
+from scorekeeper.formatting import number, owned
 from scorekeeper.models import Game, Round, RoundScore, Side
 from scorekeeper.scoring import game_ruleset, status_for
 
@@ -346,7 +346,14 @@ def _check_scores(
 
 def _same(where: str, what: str, stored: int, given: int) -> None:
     if stored != given:
-        raise BackupError(f"{where}: {what} is {stored}, but the rules give {given}.")
+        raise BackupError(
+            f"{where}: {what} is {_figure(stored)}, but the rules give {_figure(given)}."
+        )
+
+
+def _figure(value: Any) -> str:
+    # As the pages write points (10,100); a stored value that is not a whole number as it is.
+    return number(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
 
 def _winner(name: str | None, tie: bool) -> str:

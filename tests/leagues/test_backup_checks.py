@@ -174,8 +174,8 @@ def first_round(data: dict) -> dict:
             "Game {id}, round 1: Ann has two stored scores.",
         ),
         (
-            lambda d: game(d)["sides"][0].update(total=900),
-            "Game {id}: the stored total for Ann is 900, but the rules give 500.",
+            lambda d: game(d)["sides"][0].update(total=10_100),
+            "Game {id}: the stored total for Ann is 10,100, but the rules give 500.",
         ),
         (
             lambda d: game(d).update(winner=1),
