@@ -109,7 +109,7 @@ def test_the_player_page_shows_the_card_figures(client, two_rounds):
 
     page = text(client.get(f"/leagues/thursday/players/{p['Ann'].pk}/"))
 
-    assert section(page, "By rule set", "Partners") == (
+    assert section(page, "By rule set", "Results") == (
         "Ten Thousand 1 counted game over 2 rounds, as a team. Win % 100 Average score 5,260 "
         "Went out 50% of rounds (1) Red canastas 2.00 a round (4) Black canastas 0.50 a round "
         "(1) Wild canastas 0.50 a round (1) Red threes laid down 0.50 a round (1) "
@@ -180,7 +180,7 @@ def test_each_rule_set_has_its_own_figures_in_its_own_words(client, two_rule_set
             20.0,
         ),
     ]
-    assert section(page, "By rule set", "Partners") == (
+    assert section(page, "By rule set", "Results") == (
         "Baskets 1 counted game over 1 round, as a team. Win % 100 Average score 1,865 "
         "Went out 0% of rounds (0) Wicker baskets 1.00 a round (1) Plastic baskets 2.00 a "
         "round (2) Left in biscuits and buns 35.0 points a round "

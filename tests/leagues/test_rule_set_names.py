@@ -59,7 +59,7 @@ def test_the_rule_set_has_the_same_name_on_every_page_and_the_score_card(client,
 
     assert f"Club {name} · 2 members" in listed
     assert f"Rule set {name} " in front
-    assert section(player, "By rule set", "Head to head").startswith(f"{name} 1 counted game ")
+    assert section(player, "By rule set", "Results").startswith(f"{name} 1 counted game ")
     assert f" {name} · " in game_page
     assert f"{name}. The game ends" in card_text
     assert f"Ann vs Bob · {name} · Hand and Foot scorekeeper" in card_text
