@@ -13,8 +13,8 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page
 
-from leagues import player_stats
-from leagues.models import League, Membership
+from leagues import player_stats, selectors
+from leagues.models import League, Membership, Player
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SCREENS = {360: {"width": 360, "height": 740}, 1280: {"width": 1280, "height": 800}}
@@ -90,3 +90,20 @@ def test_the_player_page_fits_the_screen_with_its_dates_apart(new_context, journ
             clip={"x": 0, "y": 0, "width": width, "height": height},
             caret="initial",
         )
+
+
+def test_a_name_of_a_hundred_letters_wraps_instead_of_widening_the_page(
+    new_context, journey, player
+):
+    league, player_id = player
+    partner = selectors.partners(league, player_id)[0].other_id
+    long = "Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaftschafers"
+    Player.objects.filter(pk__in=[player_id, partner]).update(name=long)
+    page: Page = journey.watch(new_context().new_page())
+
+    page.goto(journey.url(f"/leagues/{league.slug}/players/{player_id}/"))
+
+    assert page.locator("h1").inner_text() == long
+    assert page.evaluate("document.documentElement.scrollWidth") == SCREENS[360]["width"]
+    assert page.evaluate(WIDER_THAN_SCREEN) == []
+    assert page.locator(".player-table").first.evaluate("t => t.scrollWidth") <= 360
