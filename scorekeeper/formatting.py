@@ -40,18 +40,14 @@ def percent(value: float | Decimal | int) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-# The pages write dates as `30 Sep 2026` (Django's "j M Y"); these match it whatever the locale.
+# The pages write dates as `30 Sep 2026` (Django's "j M Y"); the chart's match them whatever the
+# locale.
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def day_month(date: datetime.date) -> str:
     """`30 Sep`: a date within a year that is shown nearby, as a chart's axis writes it."""
     return f"{date.day} {MONTHS[date.month - 1]}"
-
-
-def day(date: datetime.date) -> str:
-    """`30 Sep 2026`, as the pages' `date:"j M Y"` writes it."""
-    return f"{day_month(date)} {date.year}"
 
 
 def signed(value: int) -> str:
