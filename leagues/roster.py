@@ -140,7 +140,7 @@ def _row(line: int, cells: list[str]) -> Row | None:
             line,
             clean_name(cells[0]),
             cells[1],
-            f"Refused: {number(len(cells))} columns; a row has a name and, optionally, the "
+            f"{number(len(cells))} columns: a row has a name and, optionally, the "
             "username of the player's account.",
         )
     return Row(line, clean_name(cells[0]), cells[1] if len(cells) == 2 else "")
@@ -189,7 +189,7 @@ def read_text(text: str) -> Reading:
 
 
 ENCODING = (
-    "Refused: this row is not UTF-8 text. In your spreadsheet, save the file as “CSV UTF-8” "
+    "This row is not UTF-8 text. In your spreadsheet, save the file as “CSV UTF-8” "
     "and upload it again."
 )
 NOT_TEXT = (
@@ -257,10 +257,10 @@ def _refused(row: Row) -> str:
     if row.problem:
         return row.problem
     if not row.name:
-        return "Refused: no name. Each row starts with the player's name."
+        return "No name: each row starts with the player's name."
     if len(row.name) > NAME_MAX:
         return (
-            f"Refused: the name is {number(len(row.name))} characters long; a name may have at "
+            f"The name is {number(len(row.name))} characters long; a name may have at "
             f"most {number(NAME_MAX)}."
         )
     return ""
@@ -271,16 +271,15 @@ def _account_problem(row: Row, facts: Facts, taken: dict[str, Row]) -> str:
         return ""
     if row.username not in facts.accounts:
         return (
-            f"Refused: no account is called “{row.username}”; check the spelling, or leave the "
-            "username out."
+            f"No account is called “{row.username}”; check the spelling, or leave the username out."
         )
     linked = next((m for m in facts.members if m.username == row.username), None)
     if linked is not None:
-        return f"Refused: the account “{row.username}” is already linked to {linked.name}."
+        return f"The account “{row.username}” is already linked to {linked.name}, a member."
     if row.username in taken:
         earlier = taken[row.username]
         return (
-            f"Refused: the account “{row.username}” is already on row {number(earlier.line)} "
+            f"The account “{row.username}” is already on row {number(earlier.line)} "
             f"({earlier.name})."
         )
     return ""
@@ -295,17 +294,20 @@ def _near(key: str, names: Sequence[tuple[str, str]]) -> str | None:
 
 
 def _added(row: Row, facts: Facts) -> tuple[str, int | None]:
-    message = "Will be added"
+    """What adding the row makes of it, said when it is more than a new player; and the player
+    of another league it reuses."""
+    details = []
     known = facts.others.get(row.name, ())
     player_id = None
     # One player of that name in the organiser's other leagues is the same person: they keep
     # one record, as "Add a player from your other leagues" does. Several: nobody can tell.
     if len(known) == 1:
         player_id = known[0].player_id
-        message += f" as the player of the same name in {known[0].league}"
+        details.append(f"the player of the same name in {known[0].league}")
     if row.username:
-        message += f", linked to the account “{row.username}”"
-    return message + ".", player_id
+        details.append(f"linked to the account “{row.username}”")
+    text = ", ".join(details)
+    return (text[0].upper() + text[1:] + "." if text else ""), player_id
 
 
 def decide(rows: Sequence[Row], facts: Facts) -> list[Decision]:
@@ -325,13 +327,17 @@ def decide(rows: Sequence[Row], facts: Facts) -> list[Decision]:
             continue
         if row.name in members:
             decisions.append(
-                Decision(row, MEMBER, f"Not added: {members[row.name].name} is already a member.")
+                Decision(
+                    row, MEMBER, f"{members[row.name].name} is already a member: not added again."
+                )
             )
             continue
         if row.name in kept:
             first = kept[row.name]
             decisions.append(
-                Decision(row, DUPLICATE, f"Not added: the same name as row {number(first.line)}.")
+                Decision(
+                    row, DUPLICATE, f"The same name as row {number(first.line)}: not added twice."
+                )
             )
             continue
         refusal = _account_problem(row, facts, taken)
