@@ -173,9 +173,7 @@ def member_import(request: HttpRequest, league: League) -> HttpResponse:
     if request.method == "POST" and request.POST.get("action") == "confirm":
         confirm = ConfirmForm(request.POST)
         if not confirm.is_valid():
-            form = RosterForm()
-            form.add_error(None, LOST)
-            context = {"league": league, "form": form}
+            context = {"league": league, "form": RosterForm(), "lost": LOST}
             return render(request, "leagues/organiser/member_import.html", context)
         reading = confirm.cleaned_data["reading"]
         choices = _choices(request)
