@@ -256,6 +256,9 @@ def _refused(row: Row) -> str:
     """Why the row cannot be added whatever the organiser chooses, or ""."""
     if row.problem:
         return row.problem
+    if any(unicodedata.category(c) == "Cc" for c in row.name + row.username):
+        # Invisible, and a database may refuse them (PostgreSQL refuses a NUL).
+        return "This row has a control character in it (an invisible one); type the row again."
     if not row.name:
         return "No name: each row starts with the player's name."
     if len(row.name) > NAME_MAX:

@@ -24,6 +24,7 @@ from leagues.roster import (
 )
 
 NOTHING = Facts(members=[], accounts={})
+CONTROL = "This row has a control character in it (an invisible one); type the row again."
 
 
 def outcomes(decisions) -> list[tuple[int, str, str, str]]:
@@ -58,6 +59,12 @@ def test_a_csv_without_a_header_starts_with_a_name():
 def test_semicolons_and_tabs_separate_columns_as_spreadsheets_write_them():
     assert read_csv(b"Ann;ann\nBob;").rows == [Row(1, "Ann", "ann"), Row(2, "Bob")]
     assert read_csv(b"Ann\tann\n").rows == [Row(1, "Ann", "ann")]
+
+
+def test_a_nul_in_utf16_text_is_read_and_then_refused():
+    (row,) = read_csv("Ann\x00".encode("utf-16")).rows
+
+    assert decide([row], NOTHING)[0].message == CONTROL
 
 
 def test_utf16_unicode_text_from_a_spreadsheet_is_read():
@@ -160,6 +167,8 @@ def test_each_outcome_names_what_it_is_about():
         Row(10, "x" * 101),
         Row(11, "Eve", "cy"),
         Row(12, "Fay", "", "3 columns: a row has a name and, optionally, ..."),
+        Row(13, "Gus\x00"),
+        Row(14, "Hal", "hal\x1b"),
     ]
 
     assert outcomes(decide(rows, facts)) == [
@@ -185,6 +194,8 @@ def test_each_outcome_names_what_it_is_about():
         ),
         (11, "Eve", REFUSED, "The account “cy” is already on row 3 (Cy)."),
         (12, "Fay", REFUSED, "3 columns: a row has a name and, optionally, ..."),
+        (13, "Gus\x00", REFUSED, CONTROL),
+        (14, "Hal", REFUSED, CONTROL),
     ]
 
 
