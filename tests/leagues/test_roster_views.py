@@ -360,3 +360,14 @@ def test_only_organisers_may_import(client, club):
     client.logout()
     assert client.post(URL, confirm)["Location"] == f"/accounts/login/?next={URL}"
     assert not Player.objects.filter(name="Zed").exists()
+
+
+def test_names_are_shown_as_text_and_added_as_typed(as_organiser, league):
+    names = '<script>alert(1)</script>\n<b>bold</b> & "quotes"'
+
+    page = as_organiser.post(URL, {"action": "preview", "names": names}).content.decode()
+
+    assert "<script>alert" not in page and "<b>bold</b>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    as_organiser.post(URL, confirm_form(page))
+    assert names_of(league) == ['<b>bold</b> & "quotes"', "<script>alert(1)</script>"]
