@@ -288,12 +288,44 @@ def _account_problem(row: Row, facts: Facts, taken: dict[str, Row]) -> str:
     return ""
 
 
-def _near(key: str, names: Sequence[tuple[str, str]]) -> str | None:
-    """The first of `names` ((key, name) pairs) spelt like `key`, or None."""
-    for other_key, name in names:
-        if key == other_key or one_letter_apart(key, other_key):
-            return name
-    return None
+def _deletions(key: str) -> set[str]:
+    return {key[:i] + key[i + 1 :] for i in range(len(key))}
+
+
+def _alike(key: str, other: str) -> bool:
+    if key == other:
+        return True
+    # Numbers are told apart on purpose ("Team 1", "Team 2"): only a letter can be a typo.
+    return one_letter_apart(key, other) and re.sub(r"\D", "", key) == re.sub(r"\D", "", other)
+
+
+class Spellings:
+    """Names by their key and by each key with one letter left out: two keys one letter apart
+    share one of those, so a row finds its near names without being compared with every name."""
+
+    def __init__(self, names: Sequence[str] = ()):
+        self._found: dict[str, list[tuple[int, str, str]]] = {}
+        self._count = 0
+        for name in names:
+            self.add(name)
+
+    def add(self, name: str) -> None:
+        key = name_key(name)
+        for variant in {key} | _deletions(key):
+            self._found.setdefault(variant, []).append((self._count, key, name))
+        self._count += 1
+
+    def near(self, name: str) -> str | None:
+        """The name added first that is spelt like `name` but for case, accents and spaces,
+        else the one added first that is one letter away; or None."""
+        key = name_key(name)
+        candidates = [
+            (found_key != key, index, found)
+            for variant in {key} | _deletions(key)
+            for index, found_key, found in self._found.get(variant, ())
+            if _alike(key, found_key)
+        ]
+        return min(candidates)[2] if candidates else None
 
 
 def _added(row: Row, facts: Facts) -> tuple[str, int | None]:
@@ -317,9 +349,9 @@ def decide(rows: Sequence[Row], facts: Facts) -> list[Decision]:
     """Each row's outcome, in order: refused, already a member, a duplicate of an earlier
     row, near another name (the organiser chooses), or added."""
     members = {clean_name(m.name): m for m in facts.members}
-    member_keys = [(name_key(m.name), m.name) for m in facts.members]
+    member_spellings = Spellings([m.name for m in facts.members])
     kept: dict[str, Row] = {}  # name: the first row that keeps it
-    kept_keys: list[tuple[str, str]] = []
+    kept_spellings = Spellings()
     taken: dict[str, Row] = {}  # username: the row that links it
     decisions = []
     for row in rows:
@@ -347,10 +379,9 @@ def decide(rows: Sequence[Row], facts: Facts) -> list[Decision]:
         if refusal:
             decisions.append(Decision(row, REFUSED, refusal))
             continue
-        key = name_key(row.name)
         message, player_id = _added(row, facts)
-        like_member = _near(key, member_keys)
-        like_row = None if like_member else _near(key, kept_keys)
+        like_member = member_spellings.near(row.name)
+        like_row = None if like_member else kept_spellings.near(row.name)
         if like_member or like_row:
             if like_member:
                 message = f"Looks like {like_member}, already a member."
@@ -362,7 +393,7 @@ def decide(rows: Sequence[Row], facts: Facts) -> list[Decision]:
             decision = Decision(row, ADD, message, player_id, account_id)
         decisions.append(decision)
         kept[row.name] = row
-        kept_keys.append((key, row.name))
+        kept_spellings.add(row.name)
         if row.username:
             taken[row.username] = row
     return decisions

@@ -230,3 +230,20 @@ def test_the_summary_counts_each_outcome():
     assert roster.summary(decide(rows, facts)) == (
         "6 rows: 2 will be added, 1 to check, 1 already a member, 1 duplicate and 1 refused."
     )
+
+
+def test_names_that_differ_by_a_number_are_different_players():
+    rows = [Row(1, "Table Player 1"), Row(2, "Table Player 2"), Row(3, "Table Player 12")]
+
+    assert [d.outcome for d in decide(rows, NOTHING)] == [ADD, ADD, ADD]
+
+
+def test_spellings_find_the_same_letters_first_then_one_letter_away():
+    spellings = roster.Spellings(["Bob Jones", "Ann Smith", "Anne Smith"])
+
+    assert spellings.near("Ann Smiht") == "Ann Smith"  # two letters swapped
+    assert spellings.near("Annie Smith") == "Anne Smith"
+    # One letter from Ann Smith, and only case and spaces from Anne Smith: Anne Smith.
+    assert spellings.near("ANNE  SMITH") == "Anne Smith"
+    assert spellings.near("Ann Smyth") == "Ann Smith"
+    assert spellings.near("Cy Young") is None
