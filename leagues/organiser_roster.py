@@ -97,8 +97,14 @@ class ConfirmForm(Form):
             rows = [_row(item) for item in json.loads(cleaned["rows"])]
             seen = json.loads(cleaned["seen"])
             header = int(cleaned["header"]) if cleaned.get("header") else None
+            lines = [row.line for row in rows]
             valid = (
                 0 < len(rows) <= roster.MAX_ROWS
+                # Line numbers as a reading gives them: rising, and no more than its size allows.
+                and lines == sorted(set(lines))
+                and lines[0] >= 1
+                and lines[-1] <= roster.MAX_CHARACTERS + 1
+                and (header is None or 1 <= header < lines[0])
                 and isinstance(seen, list)
                 and len(seen) == len(rows)
                 and all(outcome in roster.OUTCOMES for outcome in seen)
@@ -117,6 +123,16 @@ def _row(item: Any) -> roster.Row:
     if not (isinstance(line, int) and all(isinstance(s, str) for s in (name, username, problem))):
         raise TypeError("not a row")
     return roster.Row(line, name, username, problem)
+
+
+def _as_text(reading: roster.Reading) -> str:
+    """The rows back as a pasted list, each on its line, so that their numbers stay."""
+    lines = {
+        row.line: row.name + (f"\t{row.username}" if row.username else "") for row in reading.rows
+    }
+    if reading.header is not None:
+        lines[reading.header] = "name\tusername"
+    return "\n".join(lines.get(number_, "") for number_ in range(1, max(lines) + 1))
 
 
 def _choices(request: HttpRequest) -> dict[int, bool]:
@@ -170,12 +186,18 @@ def _added_message(league: League, result: services.RosterResult) -> str:
 @require_http_methods(["GET", "POST"])
 @organisers_only
 def member_import(request: HttpRequest, league: League) -> HttpResponse:
-    if request.method == "POST" and request.POST.get("action") == "confirm":
+    action = request.POST.get("action") if request.method == "POST" else None
+    if action in ("confirm", "edit"):
         confirm = ConfirmForm(request.POST)
         if not confirm.is_valid():
             context = {"league": league, "form": RosterForm(), "lost": LOST}
             return render(request, "leagues/organiser/member_import.html", context)
         reading = confirm.cleaned_data["reading"]
+        if action == "edit":
+            form = RosterForm(initial={"names": _as_text(reading)})
+            return render(
+                request, "leagues/organiser/member_import.html", {"league": league, "form": form}
+            )
         choices = _choices(request)
         try:
             result = services.roster_import(

@@ -158,6 +158,14 @@ def test_a_csv_file_with_bad_rows_on_a_laptop(club, new_context, journey, tmp_pa
     journey.check(page, "import-file-preview")
     assert_fits(page, 1280)
     assert names_of(club) == ["Ann Smith", "Bob"]
+
+    # Hal's row is put right in the list, each row on its line, and checked again.
+    page.get_by_role("button", name="Change the list").click()
+    names = page.get_by_label("Names, one a line")
+    expect(names).to_have_value("name\tusername\nGus\nHal\thal\n\tcy\nIvy")
+    names.fill("name\tusername\nGus\nHal\n\tcy\nIvy")
+    page.get_by_role("button", name="Check the list").click()
+    expect(page.locator(".roster-summary")).to_have_text("4 rows: 3 will be added and 1 refused.")
     page.get_by_role("button", name="Add the players").click()
-    expect(page.get_by_text("2 players added to Thursday Club.")).to_be_visible()
-    assert names_of(club) == ["Ann Smith", "Bob", "Gus", "Ivy"]
+    expect(page.get_by_text("3 players added to Thursday Club.")).to_be_visible()
+    assert names_of(club) == ["Ann Smith", "Bob", "Gus", "Hal", "Ivy"]

@@ -35,6 +35,7 @@ def confirm_form(page: str, **choices: str) -> dict:
         for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page)
     }
     data.pop("csrfmiddlewaretoken", None)
+    data["action"] = "confirm"
     data.update({name.replace("_", "-"): value for name, value in choices.items()})
     return data
 
@@ -317,6 +318,10 @@ def test_a_list_and_a_file_at_once_is_refused(as_organiser, club):
         {"seen": '["added"]'},
         {"seen": '["add", "add"]'},
         {"header": "one"},
+        {"header": "2"},
+        {"rows": '[[2, "Ann", "", ""], [1, "Bob", "", ""]]', "seen": '["add", "add"]'},
+        {"rows": '[[100000000000, "Ann", "", ""]]'},
+        {"rows": '[[0, "Ann", "", ""]]'},
         {"rows": "1e999"},
     ],
 )
@@ -371,3 +376,17 @@ def test_names_are_shown_as_text_and_added_as_typed(as_organiser, league):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     as_organiser.post(URL, confirm_form(page))
     assert names_of(league) == ['<b>bold</b> & "quotes"', "<script>alert(1)</script>"]
+
+
+def test_change_the_list_puts_each_row_back_on_its_line(as_organiser, club):
+    page = as_organiser.post(URL, {"action": "preview", "file": upload(BAD_FILE)}).content.decode()
+
+    response = as_organiser.post(URL, {**confirm_form(page), "action": "edit"})
+
+    page = html.unescape(response.content.decode())
+    assert (
+        "\nname\tusername\nFay\nGus\tgus\n\tdi\n\n"
+        + "Hal" * 34
+        + "\nIvy\tivan\nJo\tbob\nKit\tdi</textarea>"
+    ) in page
+    assert names_of(club) == ["Ann Smith", "Bob"]
