@@ -220,8 +220,16 @@ def _lines(data: bytes) -> list[str | None]:
 
 
 def _delimiter(lines: list[str | None]) -> str:
+    """The file's column separator. A first line "sep=;" (as Excel may write) says which it is,
+    and is made blank so that it is not read as a name."""
+    index, first = next(
+        ((i, line) for i, line in enumerate(lines) if line and line.strip()), (0, "")
+    )
+    told = re.fullmatch(r"sep=(.)", first.strip())
+    if told:
+        lines[index] = ""
+        return told.group(1)
     # Spreadsheets write ";" where the decimal point is a comma, and a tab for "text".
-    first = next((line for line in lines if line and line.strip()), "")
     if "\t" in first:
         return "\t"
     if ";" in first and "," not in first:

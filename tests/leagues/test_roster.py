@@ -67,6 +67,13 @@ def test_a_nul_in_utf16_text_is_read_and_then_refused():
     assert decide([row], NOTHING)[0].message == CONTROL
 
 
+def test_excels_separator_line_says_the_separator_and_is_not_a_name():
+    reading = read_csv(b"sep=;\r\nname;username\r\nSmith, Ann;ann\r\n")
+
+    assert reading.header == 2
+    assert reading.rows == [Row(3, "Smith, Ann", "ann")]
+
+
 def test_utf16_unicode_text_from_a_spreadsheet_is_read():
     data = "name\tusername\r\nZoë\tzoe\r\n".encode("utf-16")
 

@@ -11,6 +11,7 @@ from leagues import services
 from leagues.models import League, LeagueEvent, Membership, Player
 
 from .conftest import UserFactory, members
+from .test_double_submits import arrives_first
 from .test_organiser_views import assert_beside
 
 pytestmark = pytest.mark.django_db
@@ -390,3 +391,32 @@ def test_change_the_list_puts_each_row_back_on_its_line(as_organiser, club):
         + "\nIvy\tivan\nJo\tbob\nKit\tdi</textarea>"
     ) in page
     assert names_of(club) == ["Ann Smith", "Bob"]
+
+
+def test_a_player_added_by_another_request_during_the_confirm_adds_nothing(
+    as_organiser, club, organiser, monkeypatch
+):
+    """Pat, of the organiser's Friday Club, is added to Thursday by another request just after
+    this confirm checked its first membership (Cy's): Pat's is refused, and with it the whole
+    list (Cy too), beside the preview and without a server error."""
+    friday = services.league_create(
+        name="Friday Club", slug="friday", preset="sevens", user=organiser
+    )
+    pat = services.member_add(league=friday, name="Pat", user=None).player
+    page = as_organiser.post(URL, {"action": "preview", "names": "Cy\nPat"}).content.decode()
+    arrives_first(
+        monkeypatch,
+        Membership,
+        lambda: Membership.objects.create(league=club, player=pat),
+    )
+    events = LeagueEvent.objects.count()
+
+    response = as_organiser.post(URL, confirm_form(page))
+
+    assert response.status_code == 200
+    assert (
+        '<p class="field-error" role="alert">Pat is already a member of Thursday Club.</p>'
+        in response.content.decode()
+    )
+    assert not Player.objects.filter(name="Cy").exists()
+    assert LeagueEvent.objects.count() == events
