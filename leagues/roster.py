@@ -184,7 +184,7 @@ def read_text(text: str) -> Reading:
     from a spreadsheet). Commas are part of a name here ("Smith, Ann")."""
     _check_size(len(text))
     lines = re.split(r"\r\n|\r|\n", text)
-    rows = [_row(number, line.split("\t")) for number, line in enumerate(lines, start=1)]
+    rows = [_row(at, line.split("\t")) for at, line in enumerate(lines, start=1)]
     return _reading([row for row in rows if row is not None])
 
 
@@ -225,7 +225,7 @@ def _delimiter(lines: list[str | None]) -> str:
     index, first = next(
         ((i, line) for i, line in enumerate(lines) if line and line.strip()), (0, "")
     )
-    told = re.fullmatch(r"sep=(.)", first.strip())
+    told = re.fullmatch(r"sep=([,;\t|])", first.strip("\r\n "))
     if told:
         lines[index] = ""
         return told.group(1)
@@ -246,12 +246,16 @@ def read_csv(data: bytes) -> Reading:
     _check_size(sum(len(line or "") for line in lines))
     delimiter = _delimiter(lines)
     rows = []
-    for number_, line in enumerate(lines, start=1):
+    for at, line in enumerate(lines, start=1):
         if line is None:
-            rows.append(Row(number_, "", "", ENCODING))
+            rows.append(Row(at, "", "", ENCODING))
             continue
-        cells = next(csv.reader([line], delimiter=delimiter, strict=False), [])
-        row = _row(number_, cells)
+        try:
+            cells = next(csv.reader([line], delimiter=delimiter, strict=False), [])
+        except csv.Error:
+            rows.append(Row(at, "", "", "This row cannot be read as CSV; type it again."))
+            continue
+        row = _row(at, cells)
         if row is not None:
             rows.append(row)
     return _reading(rows)

@@ -72,6 +72,7 @@ def test_excels_separator_line_says_the_separator_and_is_not_a_name():
 
     assert reading.header == 2
     assert reading.rows == [Row(3, "Smith, Ann", "ann")]
+    assert read_csv(b"sep=\tx\nAnn\n").rows == [Row(1, "sep=", "x"), Row(2, "Ann")]
 
 
 def test_utf16_unicode_text_from_a_spreadsheet_is_read():
