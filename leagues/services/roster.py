@@ -83,19 +83,23 @@ def roster_import(
             already.append(decision.row.name)
             continue
         player = players.get(decision.player_id) if decision.player_id else None
+        account = accounts.get(decision.account_id)
         if player is None:
             player = Player(name=decision.row.name)
             _checked(player)
             player.save()
-        membership = Membership(
-            league=league, player=player, user=accounts.get(decision.account_id)
-        )
-        _saved(
-            membership,
-            clash=Membership.objects.filter(league=league, player=player),
-            field="roster",
-            message=f"{player.name} is already a member of {league.name}.",
-        )
+            # A player made just now is nobody's member yet: nothing to clash with.
+            membership = Membership(league=league, player=player, user=account)
+            _checked(membership)
+            membership.save()
+        else:
+            membership = Membership(league=league, player=player, user=account)
+            _saved(
+                membership,
+                clash=Membership.objects.filter(league=league, player=player),
+                field="roster",
+                message=f"{player.name} is already a member of {league.name}.",
+            )
         added.append(membership)
     if added:
         names = [
