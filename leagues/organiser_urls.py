@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues import organiser
+from leagues import organiser, organiser_roster
 
 urlpatterns = [
     path("new/", organiser.league_new, name="league_new"),
@@ -11,6 +11,7 @@ urlpatterns = [
     path("<slug:slug>/seasons/<int:season_id>/edit/", organiser.season_edit, name="season_edit"),
     path("<slug:slug>/members/", organiser.members, name="members"),
     path("<slug:slug>/members/merge/", organiser.member_merge, name="member_merge"),
+    path("<slug:slug>/members/import/", organiser_roster.member_import, name="member_import"),
     path("<slug:slug>/members/<int:player_id>/edit/", organiser.member_edit, name="member_edit"),
     path("<slug:slug>/nights/new/", organiser.night_new, name="night_new"),
     path(

@@ -353,6 +353,10 @@ def csrf_world(organiser):
             {"keep": str(ann.pk), "absorb": str(extra.pk), "confirm": "yes"},
         ),
         "leagues:member_edit": (f"/leagues/{s}/members/{ann.pk}/edit/", {"name": "Annie"}),
+        "leagues:member_import": (
+            f"/leagues/{s}/members/import/",
+            {"action": "confirm", "rows": '[[1, "Zed", "", ""]]', "seen": '["add"]'},
+        ),
         "leagues:night_new": (
             f"/leagues/{s}/nights/new/",
             {"date": "2026-10-08", "players": [str(ann.pk), str(extra.pk)]},

@@ -221,6 +221,7 @@ CASES = [
     *organiser_page("player-add", "{l}/members/"),
     *organiser_page("player-edit", "{l}/members/{player}/edit/"),
     *organiser_page("player-merge", "{l}/members/merge/"),
+    *organiser_page("player-import", "{l}/members/import/"),
     # Game
     *(("game-create", who, "GET", "/games/new/baskets/", False, OK) for who in EVERYONE),
     *(

@@ -31,6 +31,7 @@ from leagues.services.results import (
     league_game_refresh,
     ratings_replay,
 )
+from leagues.services.roster import RosterResult, roster_import
 from leagues.services.seasons import season_create, season_for, season_update
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "LEAGUE_FIELDS",
     "RESERVED_SLUGS",
     "LeagueError",
+    "RosterResult",
     "SeatChoice",
     "User",
     "_side_figures",
@@ -57,6 +59,7 @@ __all__ = [
     "player_merge",
     "player_update",
     "ratings_replay",
+    "roster_import",
     "season_create",
     "season_for",
     "season_update",

@@ -145,6 +145,7 @@ def page_urls(league: League, league_game: LeagueGame) -> list[str]:
         f"/leagues/{slug}/members/",
         f"/leagues/{slug}/members/{player.pk}/edit/",
         f"/leagues/{slug}/members/merge/",
+        f"/leagues/{slug}/members/import/",
         f"/leagues/{slug}/nights/new/",
         f"/leagues/{slug}/nights/{night.pk}/seating/",
         f"/leagues/{slug}/nights/{night.pk}/start/",
