@@ -218,3 +218,21 @@ def test_the_season_pages_say_which_house_rules_they_freeze(as_organiser, league
         "no target score (the rule set&#x27;s: 10,000); 1 round (the rule set&#x27;s: none). "
         "Changing the league's settings does not change them."
     ) in old
+
+
+@pytest.mark.parametrize(
+    "junk",
+    ["\x00", "9" * 40, "-1", "1.5", "[" * 5000 + "]" * 5000, '{"a": 1}', "yes", "", " 4 "],
+)
+def test_junk_in_every_house_rule_field_is_answered_never_a_500(as_organiser, league, junk):
+    keys = start_fields.rule_values(engine.RULESETS["ten-thousand"])
+    response = as_organiser.post(
+        "/leagues/thursday/edit/",
+        league_form(rules_for=junk, **dict.fromkeys(keys, junk)),
+    )
+
+    assert response.status_code in (200, 302)
+    if response.status_code == 200:
+        assert league_rules.CHECK_THE_RULES in response.content.decode().replace("&#x27;", "'")
+        league.refresh_from_db()
+        assert league.house_rules == {"target_score": None, "rounds": 1}
