@@ -96,7 +96,10 @@ def test_a_fourth_deck_is_saved_audited_and_left_out_of_the_frozen_season(as_org
     assert league.house_rules == {"decks": 4, "target_score": None, "rounds": 1}
     assert league.seasons.get().rules == frozen
     event = league.events.get(kind=LeagueEvent.Kind.LEAGUE_CHANGED)
-    assert event.summary == "Settings changed: house rules"
+    assert event.summary == (
+        "Settings changed: house rules. Now: 4 decks (the rule set's: 3); no target score "
+        "(the rule set's: 10,000); 1 round (the rule set's: none)"
+    )
     assert event.before == {"house_rules": {"target_score": None, "rounds": 1}}
     assert event.after == {"house_rules": {"target_score": None, "rounds": 1, "decks": 4}}
 
@@ -236,3 +239,19 @@ def test_junk_in_every_house_rule_field_is_answered_never_a_500(as_organiser, le
         assert league_rules.CHECK_THE_RULES in response.content.decode().replace("&#x27;", "'")
         league.refresh_from_db()
         assert league.house_rules == {"target_score": None, "rounds": 1}
+
+
+def test_a_long_audit_line_keeps_whole_house_rules(league, organiser):
+    from leagues import services
+
+    every_card = {rank: 15 for rank in ("K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")}
+    services.league_update(league=league, user=organiser, house_rules={"card_values": every_card})
+
+    summary = league.events.get(kind=LeagueEvent.Kind.LEAGUE_CHANGED).summary
+    assert summary == (
+        "Settings changed: house rules. Now: a king counts 15 (the rule set's: 10); a queen "
+        "counts 15 (the rule set's: 10); a jack counts 15 (the rule set's: 10); a 10 counts 15 "
+        "(the rule set's: 10); a 9 counts 15 (the rule set's: 10); an 8 counts 15 (the rule "
+        "set's: 10); and 4 more (see After)"
+    )
+    assert len(summary) <= 300

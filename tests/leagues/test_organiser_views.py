@@ -356,7 +356,8 @@ def test_settings_are_saved_and_seasons_keep_their_rules(as_organiser, league):
     assert event.before["name"] == "Thursday Club"
     # The audit names the settings as the form does, never by their field names.
     assert event.summary == (
-        "Settings changed: name, description, house rules, standings by and points for a win"
+        "Settings changed: name, description, house rules, standings by and points for a win. "
+        "Now: target score 5,000 (the rule set's: 10,000)"
     )
 
 
