@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import engine
+from scorekeeper.engine.house_rules import opening_meld_words
 from scorekeeper.formatting import number
 from scorekeeper.seating import dealing_order
 
@@ -90,6 +91,8 @@ class RuleField:
             return dict(self.choices).get(self.preset, self.preset)
         if self.kind == "number" and re.fullmatch(r"-?[0-9]{1,12}", self.preset):
             return number(int(self.preset))
+        if self.kind == "json":
+            return opening_meld_words(json.loads(self.preset))
         return self.preset or "none"
 
 

@@ -35,8 +35,10 @@ def _yes_no(value: Any) -> str:
     return "yes" if value else "no"
 
 
-def _opening_meld(levels: Any) -> str:
-    """`50 in round 1, 90 from round 2` by round; `50 below 1,500, 90 from 1,500` by score."""
+def opening_meld_words(levels: Any) -> str:
+    """The opening meld's levels in words, as the house rules and the start form's preset
+    value write them: `50 in round 1, 90 from round 2` by round; `50 below 1,500, 90 from
+    1,500` by score."""
     if all(isinstance(level, int) for level in levels):
         # The last level holds for every round after it too.
         last = len(levels) - 1
@@ -101,7 +103,7 @@ def _whole(rules: RuleSet) -> dict[str, tuple[Callable[[Any], str], Callable[[An
             lambda v: f"opening meld set by {OPENING_MELD_BY_WORDS[v]}",
             lambda v: OPENING_MELD_BY_WORDS[v],
         ),
-        "opening_meld": (lambda v: f"opening meld {_opening_meld(v)}", _opening_meld),
+        "opening_meld": (lambda v: f"opening meld {opening_meld_words(v)}", opening_meld_words),
         "target_score": (
             lambda v: "no target score" if v is None else f"target score {number(v)}",
             bare,

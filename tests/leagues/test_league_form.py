@@ -37,6 +37,13 @@ def test_a_new_league_offers_every_parameter_with_the_preset_value(as_organiser)
     assert "More players need more cards: a table of five may need a fourth deck." in decks
     assert '<span class="preset-value">Preset: 3</span>' in decks
     assert '<span class="preset-value">Preset: 5,000</span>' in rule_block(html, "target_score")
+    assert (
+        '<span class="preset-value">Preset: 15 below 0, 50 from 0, 70 from 1,500, 90 from '
+        "3,000</span>"
+    ) in rule_block(html, "opening_meld")
+    assert '<span class="preset-value">Preset: must be none</span>' in rule_block(
+        html, "went_out_hand"
+    )
     assert "changed" not in rule_divs(html)
     assert '<input type="hidden" name="rules_for" value="baskets">' in html
     assert (
