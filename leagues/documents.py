@@ -17,6 +17,7 @@ from leagues import player_stats, selectors
 from leagues.models import ClubNight, League, Season
 from scorekeeper import engine
 from scorekeeper.documents import card_sides, dealers_for, file_stem
+from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.formatting import decimal, number, rule_set_name
 from scorekeeper.pdf.night_pack import NightPack, PackTable
 from scorekeeper.pdf.score_card import TARGET_ROUNDS, CardSide, ScoreCard
@@ -47,11 +48,6 @@ def season_rules(league: League, season: Season | None) -> engine.RuleSet:
     if season is not None:
         return engine.resolve_rules(season.rules)
     return engine.resolve_rules({"base": league.preset, "overrides": league.house_rules})
-
-
-def rules_name(rules: engine.RuleSet) -> str:
-    """`Four Rounds`, or `Four Rounds with house rules` where they differ from the preset."""
-    return rule_set_name(rules.id) + (" with house rules" if rules.overrides() else "")
 
 
 # Standings -----------------------------------------------------------------------------------
@@ -217,7 +213,8 @@ def night_pack(
         league=league.name,
         season=night.season.name,
         date=night.date,
-        rules=rules_name(rules),
+        rules=rule_set_name(rules.id),
+        house_rules=house_rules_text(rules),
         tables=tuple(tables),
         sitting_out=tuple(a.player.name for a in view.sitting_out),
         waiting=tuple(a.player.name for a in view.waiting),

@@ -4,19 +4,18 @@ Each form keeps its fields named as the services name them, so a `LeagueError` l
 field it is about (see `show_errors`).
 """
 
-import re
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
+from leagues import league_rules
 from leagues.models import League, Player, Season
 from leagues.selectors import merged_away
-from scorekeeper import engine
+from scorekeeper import engine, start_fields
+from scorekeeper.formatting import rule_set_name
 
-# The house rules a league may set here; the rest stay as the rule set has them.
-HOUSE_RULES = ("target_score", "going_out_bonus", "rounds")
 # Game points a result is worth in the standings: small numbers, but a loss may cost points.
 POINTS_RANGE = (-100, 100)
 NEW_LEAGUE = {
@@ -65,16 +64,10 @@ def show_errors(form: forms.Form, errors, aliases: dict[str, str] | None = None)
     aliases = aliases or {}
     for field, message in errors:
         name = aliases.get(field, field)
-        if name.startswith("house_rules"):
-            name = _house_rule_field(name)
-        form.add_error(name if name in form.fields else None, message)
-
-
-def _house_rule_field(path: str) -> str:
-    # The services name a house rule "house_rules.<rule>[.<key>]".
-    rest = path.removeprefix("house_rules").lstrip(".")
-    rest = rest.removeprefix("rules.overrides").lstrip(".")
-    return rest.split(".", 1)[0] or "house_rules"
+        if name.startswith("house_rules") and isinstance(form, LeagueForm):
+            form.add_rule_errors([engine.FieldError(name, message)])
+        else:
+            form.add_error(name if name in form.fields else None, message)
 
 
 def _account(username: str):
@@ -94,17 +87,6 @@ class Form(forms.Form):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
-
-
-def _house_rule_input(label: str, help_text: str) -> forms.CharField:
-    """A house-rule number typed as text: blank keeps the rule set's, "none" turns it off."""
-    return forms.CharField(
-        label=label,
-        required=False,
-        max_length=20,
-        help_text=help_text,
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
-    )
 
 
 class LeagueForm(Form):
@@ -151,23 +133,68 @@ class LeagueForm(Form):
     visibility = forms.ChoiceField(
         label="Who can see it", choices=League.Visibility.choices, widget=forms.RadioSelect
     )
-    target_score = _house_rule_input(
-        "Target score", "Blank: the rule set's. Type none to play without a target."
-    )
-    going_out_bonus = _house_rule_input("Going-out bonus", "Blank: the rule set's.")
-    rounds = _house_rule_input(
-        "Rounds in a game",
-        "Blank: the rule set's. Type none to play to the target however long it takes.",
-    )
 
+    # The house rules are not Django fields: they are every parameter of the rule set, shown and
+    # read by the start form's component (`scorekeeper.start_fields`), named `rule-<parameter>`.
     def __init__(self, data=None, *, league: League | None = None):
         self.league = league
-        initial = self.initial_for(league) if league is not None else NEW_LEAGUE
+        initial = self.initial_for(league) if league is not None else dict(NEW_LEAGUE)
+        self.rules_preset = league_rules.chosen_preset(data, league)
+        self.rule_values = league_rules.shown_values(data, league, self.rules_preset)
+        self.rule_errors: dict[str, list[str]] = {}
+        self.house_rules: dict[str, Any] = {}
+        self.showing_rules = data is not None and "show_rules" in data
+        if self.showing_rules:
+            # "Show its rules" asked for the chosen rule set's fields: the form again as typed,
+            # with nothing checked and nothing saved.
+            initial.update({name: data.get(name) for name in self.base_fields if name in data})
+            data = None
         super().__init__(data, initial=initial)
         if league is not None:
             slug = self.fields["slug"]
             slug.disabled = True
             slug.help_text = "A league's address does not change, so that links keep working."
+
+    @property
+    def rule_fields(self) -> tuple[start_fields.RuleField, ...]:
+        """Every parameter of the chosen rule set, with the league's values and their errors."""
+        return start_fields.rule_fields(
+            engine.RULESETS[self.rules_preset], self.rule_values, self.rule_errors
+        )
+
+    @property
+    def rules_open(self) -> bool:
+        return start_fields.rules_open(self.rule_fields)
+
+    @property
+    def rules_preset_name(self) -> str:
+        return rule_set_name(self.rules_preset)
+
+    @property
+    def rules_note(self) -> str:
+        # Season.rules is frozen when a season is added; the form must not suggest otherwise.
+        if self.league is None:
+            return "Each season keeps the rules the league has when the season is added."
+        return (
+            "A change applies to seasons added from now on; seasons already created keep the "
+            "rules they froze."
+        )
+
+    def add_rule_errors(self, errors: list[engine.FieldError]) -> None:
+        """Put the engine's (or a service's) errors about house rules beside their fields."""
+        rules = engine.RULESETS[self.rules_preset]
+        keys = set(start_fields.rule_values(rules))
+        paths = [
+            engine.FieldError(league_rules.engine_path(error.path), error.message)
+            for error in errors
+        ]
+        for key, messages in start_fields.placed_errors(rules, paths).items():
+            if key in keys:
+                self.rule_errors.setdefault(key, []).extend(messages)
+            else:
+                for message in messages:
+                    self.add_error(None, message)
+        self.add_error(None, league_rules.CHECK_THE_RULES)
 
     @staticmethod
     def initial_for(league: League) -> dict[str, Any]:
@@ -186,10 +213,6 @@ class LeagueForm(Form):
                 "visibility",
             )
         }
-        for name in HOUSE_RULES:
-            if name in league.house_rules:
-                value = league.house_rules[name]
-                values[name] = "none" if value is None else str(value)
         return values
 
     def clean_name(self) -> str:
@@ -215,24 +238,14 @@ class LeagueForm(Form):
                 )
             else:
                 cleaned["slug"] = slug
+        if "preset" in cleaned:
+            try:
+                self.house_rules = league_rules.read(self.data, cleaned["preset"])
+            except league_rules.RulesOfAnotherSet as error:
+                self.add_error("preset", str(error))
+            except engine.RoundError as error:
+                self.add_rule_errors(error.errors)
         return cleaned
-
-    def house_rules(self) -> dict[str, Any]:
-        """The league's house rules with this form's three applied: a blank field goes back
-        to the rule set's value, any other rule the league set stays."""
-        rules = dict(self.league.house_rules) if self.league is not None else {}
-        for name in HOUSE_RULES:
-            raw = self.cleaned_data.get(name, "").strip()
-            if not raw:
-                rules.pop(name, None)
-            elif raw.lower() == "none":
-                rules[name] = None
-            elif re.fullmatch(r"-?[0-9]{1,12}", raw):
-                rules[name] = int(raw)
-            else:
-                # The engine refuses it with a sentence that names the rule.
-                rules[name] = raw
-        return rules
 
     def service_values(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -249,7 +262,7 @@ class LeagueForm(Form):
                 "visibility",
             )
         }
-        values["house_rules"] = self.house_rules()
+        values["house_rules"] = self.house_rules
         if self.league is None:
             values["slug"] = data["slug"]
             values["play"] = data["play"] or None

@@ -5,6 +5,8 @@ season and a club night, and `Participation` keeps, per player, the figures the 
 ratings and the player pages aggregate, refreshed whenever the game is scored.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -96,6 +98,11 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def rules_spec(self) -> dict[str, Any]:
+        """The league's rules as the engine names them: its preset and house rules."""
+        return {"base": self.preset, "overrides": self.house_rules}
 
 
 class Membership(models.Model):

@@ -4,6 +4,7 @@ game on the games list."""
 from dataclasses import dataclass
 
 from scorekeeper import engine
+from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.formatting import number, rule_set_name, signed
 from scorekeeper.models import Game, Side
 from scorekeeper.phone import standing, to_win
@@ -98,8 +99,11 @@ class GameLine:
 
 
 def game_line(game: Game, sides: list[Side], rounds_played: int) -> GameLine:
-    """`Ann vs Bob`, `Baskets`, `Round 3`, `Ann 1,990 · Bob 625`, `Ann leads by 1,365`."""
-    rules = rule_set_name(game.preset) + (" with house rules" if game.house_rules else "")
+    """`Ann vs Bob`, `Baskets` (with its house rules, if any), `Round 3`, `Ann 1,990 · Bob 625`,
+    `Ann leads by 1,365`."""
+    rules = rule_set_name(game.preset)
+    if game.house_rules:
+        rules += " · " + house_rules_text(engine.resolve_rules(game.rules))
     stage = "Finished" if game.finished else f"Round {number(rounds_played + 1)}"
     winner = next((side.name for side in sides if side.pk == game.winner_id), None)
     standing_text = standing(

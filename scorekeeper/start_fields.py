@@ -8,12 +8,13 @@ import: the start page (through `game_entry`) and a game started offline on the 
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import engine
-from scorekeeper.formatting import rule_set_name
+from scorekeeper.engine.house_rules import opening_meld_words
+from scorekeeper.formatting import number, rule_set_name
 from scorekeeper.seating import dealing_order
 
 MAX_SIDE_SLOTS = engine.TABLE_SIDES_MAX
@@ -52,6 +53,13 @@ CHOICES = {
     ),
     "opening_meld_by": (("score", "the side's score"), ("round", "the round")),
 }
+# A line under a field where its label alone leaves the player guessing.
+HINTS = {
+    "decks": "More players need more cards: a table of five may need a fourth deck.",
+    "opening_meld": "By round: [60, 90, 120, 150]. By score: [[null, 50], [1500, 90]], "
+    "each a lowest total and its meld.",
+}
+YES_NO = (("yes", "yes"), ("no", "no"))
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,28 @@ class RuleField:
     preset: str
     choices: tuple[tuple[str, str], ...] = ()
     errors: tuple[str, ...] = ()
+    hint: str = ""
+
+    @property
+    def differs(self) -> bool:
+        """The value typed is not the preset's: a house rule."""
+        return self.value.strip() != self.preset
+
+    @property
+    def preset_text(self) -> str:
+        """The preset's value as a player reads it: `10,000`, `the round`, `none`."""
+        if self.kind == "choice":
+            return dict(self.choices).get(self.preset, self.preset)
+        if self.kind == "number" and re.fullmatch(r"-?[0-9]{1,12}", self.preset):
+            return number(int(self.preset))
+        if self.kind == "json":
+            return opening_meld_words(json.loads(self.preset))
+        return self.preset or "none"
+
+
+def rules_open(fields: tuple[RuleField, ...]) -> bool:
+    """Whether the house rules are shown unfolded: one differs from the preset or has an error."""
+    return any(f.errors or f.differs for f in fields)
 
 
 @dataclass(frozen=True)
@@ -102,9 +132,7 @@ class StartForm:
 
     @property
     def house_rules_open(self) -> bool:
-        return any(f.errors for f in self.rule_fields) or any(
-            f.value != f.preset for f in self.rule_fields
-        )
+        return rules_open(self.rule_fields)
 
 
 def _shown(value: Any) -> str:
@@ -147,6 +175,9 @@ def _parse_value(name: str, raw: str) -> Any:
         return raw
     if raw == "":
         return None
+    if re.fullmatch(r"-?[0-9]{1,3}(,[0-9]{3}){1,3}", raw):
+        # 10,000 as the pages write it.
+        raw = raw.replace(",", "")
     return int(raw) if re.fullmatch(r"-?[0-9]{1,12}", raw) else raw
 
 
@@ -290,19 +321,28 @@ def error_key(rule_keys: set[str], path: str) -> str:
     return path
 
 
-def build(
-    rules: engine.RuleSet,
-    data: Mapping[str, str],
-    errors: list[engine.FieldError] = (),
-) -> StartForm:
-    """The start form for a preset, filled with data, each error beside its field."""
+def placed_errors(
+    rules: engine.RuleSet, errors: Sequence[engine.FieldError]
+) -> dict[str, list[str]]:
+    """Each error's message under the form slot it is shown at (see `error_key`)."""
     placed: dict[str, list[str]] = {}
     rule_keys = set(rule_values(rules))
     for error in errors:
         placed.setdefault(error_key(rule_keys, error.path), []).append(error.message)
-    preset = rule_values(rules)
+    return placed
+
+
+def rule_fields(
+    rules: engine.RuleSet,
+    data: Mapping[str, str],
+    placed: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[RuleField, ...]:
+    """Every parameter of a preset as a house-rule field: the value in `data` (the preset's
+    where it has none), the preset's beside it, and the errors placed at it. The game's start
+    form and a league's settings both show the rules through this."""
+    placed = placed or {}
     fields = []
-    for key, shown in preset.items():
+    for key, shown in rule_values(rules).items():
         _, name, *inner = key.split("-", 2)
         label = LABELS.get(name, name)
         if inner:
@@ -313,7 +353,7 @@ def build(
             )
             label = f"{label}: {inner_label}"
         if name in ("special_threes", "black_threes_meld", "open_books_change_sides"):
-            kind, choices = "choice", (("yes", "yes"), ("no", "no"))
+            kind, choices = "choice", YES_NO
         elif name in CHOICES:
             kind, choices = "choice", CHOICES[name]
         elif name == "opening_meld":
@@ -322,9 +362,28 @@ def build(
             kind, choices = "number", ()
         fields.append(
             RuleField(
-                key, label, kind, data.get(key, shown), shown, choices, tuple(placed.get(key, ()))
+                key,
+                label,
+                kind,
+                data.get(key, shown),
+                shown,
+                choices,
+                tuple(placed.get(key, ())),
+                HINTS.get(name, "") if not inner else "",
             )
         )
+    return tuple(fields)
+
+
+def build(
+    rules: engine.RuleSet,
+    data: Mapping[str, str],
+    errors: list[engine.FieldError] = (),
+) -> StartForm:
+    """The start form for a preset, filled with data, each error beside its field."""
+    placed = placed_errors(rules, errors)
+    rule_keys = set(rule_values(rules))
+    fields = rule_fields(rules, data, placed)
     width = team_size(rules)
     slots = min(rules.max_sides or MAX_SIDE_SLOTS, MAX_SIDE_SLOTS)
     sides = tuple(
@@ -360,7 +419,7 @@ def build(
         sides=sides,
         team_size=width,
         first_dealer=data.get("first_dealer", "0-0"),
-        rule_fields=tuple(fields),
+        rule_fields=fields,
         errors=tuple(general),
         dealer_errors=tuple(placed.get("first_dealer", ())),
     )

@@ -21,6 +21,7 @@ from leagues.services.core import (
     _saved,
 )
 from scorekeeper import engine
+from scorekeeper.engine.house_rules import house_rule_changes
 from scorekeeper.formatting import listing, rule_set_name
 
 LEAGUE_FIELDS = (
@@ -54,6 +55,23 @@ SETTING_LABELS = {
 RULE_SET_CHOICE = "Choose one of the rule sets: {}.".format(
     listing([rule_set_name(preset) for preset in engine.RULESETS], "or")
 )
+
+
+# An audit line's length (LeagueEvent.summary).
+SUMMARY_MAX = 300
+
+
+def _rules_now(rules: engine.RuleSet, room: int) -> str:
+    """The house rules in words, as many whole ones as fit in `room` characters."""
+    changes = house_rule_changes(rules)
+    if not changes:
+        return "the rule set as published"
+    for count in range(len(changes), 0, -1):
+        left = len(changes) - count
+        text = "; ".join(changes[:count]) + (f"; and {left} more (see After)" if left else "")
+        if len(text) <= room:
+            return text
+    return f"{len(changes)} house rules (see After)"
 
 
 def _league_values(league: League) -> dict[str, Any]:
@@ -131,17 +149,22 @@ def league_update(*, league: League, user: User, **changes: Any) -> League:
         setattr(league, name, value)
     if league.preset not in engine.RULESETS:
         raise _refuse("preset", RULE_SET_CHOICE)
-    league.house_rules = _rules(league.preset, league.house_rules).overrides()
+    rules = _rules(league.preset, league.house_rules)
+    league.house_rules = rules.overrides()
     _checked(league)
     league.save()
     after = _league_values(league)
     if after != before:
         changed = {k: before[k] for k in before if before[k] != after[k]}
+        summary = f"Settings changed: {listing(SETTING_LABELS[key] for key in changed)}"
+        if "house_rules" in changed:
+            # The stored before and after name the parameters; the line says them in words.
+            summary += f". Now: {_rules_now(rules, SUMMARY_MAX - len(summary) - 7)}"
         _event(
             league,
             LeagueEvent.Kind.LEAGUE_CHANGED,
             user,
-            f"Settings changed: {listing(SETTING_LABELS[key] for key in changed)}",
+            summary,
             before=changed,
             after={k: after[k] for k in changed},
         )

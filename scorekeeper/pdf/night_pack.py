@@ -66,7 +66,7 @@ class NightPack:
     league: str
     season: str
     date: datetime.date
-    # "Four Rounds with house rules".
+    # "Four Rounds".
     rules: str
     tables: tuple[PackTable, ...]
     sitting_out: tuple[str, ...] = ()
@@ -74,6 +74,8 @@ class NightPack:
     waiting: tuple[str, ...] = ()
     # Lines for the cover: what the QR codes open, who may score.
     notes: tuple[str, ...] = ()
+    # "House rules: 4 decks (the rule set's: 3)", or "" where the night plays the preset.
+    house_rules: str = ""
 
 
 def _day(day: datetime.date) -> str:
@@ -102,6 +104,8 @@ def _names(names: tuple[str, ...]) -> str:
 def _cover(pack: NightPack, width: float) -> list[Flowable]:
     story: list[Flowable] = [text(f"Club night, {_day(pack.date)}", TITLE)]
     story.append(text(f"{pack.league} · {pack.season} · {pack.rules}", BODY))
+    if pack.house_rules:
+        story.append(text(f"{pack.house_rules}.", BODY))
     story.append(Spacer(0, 2 * mm))
     story.append(text("Tables", HEADING))
     if pack.tables:

@@ -17,6 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from scorekeeper import engine
+from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.formatting import number, rule_set_name
 from scorekeeper.pdf.base import (
     BODY,
@@ -363,8 +364,10 @@ def title_of(card: ScoreCard) -> str:
 def _header(card: ScoreCard, width: float) -> list[Flowable]:
     rules = card.rules
     lines: list[Flowable] = [text(title_of(card), TITLE)]
-    rules_line = rule_set_name(rules.id) + (" with house rules" if card.house_rules else "")
-    lines.append(text(f"{rules_line}. {end_condition(rules)}", BODY))
+    lines.append(text(f"{rule_set_name(rules.id)}. {end_condition(rules)}", BODY))
+    house_rules = house_rules_text(rules) if card.house_rules else ""
+    if house_rules:
+        lines.append(text(f"{house_rules}.", BODY))
     lines.append(text(meld_bands(rules), BODY))
     facts = []
     if card.date:

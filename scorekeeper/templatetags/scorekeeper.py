@@ -1,6 +1,7 @@
 from django import template
 
-from scorekeeper import formatting, offline
+from scorekeeper import engine, formatting, offline
+from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.presenters import rules_card as _rules_card
 
 register = template.Library()
@@ -15,6 +16,18 @@ def rules_card(rules):
 def engine_zip_url() -> str:
     """The packed engine's address, for the phone's offline worker (see engine.js)."""
     return offline.engine_url()
+
+
+# House rules -----------------------------------------------------------------------------
+
+
+@register.filter
+def house_rules(rules) -> str:
+    """`House rules: 4 decks (the rule set's: 3)`, or "" for a preset: a RuleSet or the spec a
+    league, season or game stores (see `scorekeeper.engine.house_rules`)."""
+    if not isinstance(rules, engine.RuleSet):
+        rules = engine.resolve_rules(rules)
+    return house_rules_text(rules)
 
 
 @register.filter

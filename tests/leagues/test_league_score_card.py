@@ -25,7 +25,10 @@ def test_a_league_games_card_names_its_league_season_night_and_table(client, lea
         f"Club night: {when}, table {league_game.table}" in words
     )
     assert "Winner: José & Zoë with 900. Final totals: José & Zoë 900, Łukasz & Søren 600." in words
-    assert "Ten Thousand with house rules. The game ends after round 1" in words
+    assert (
+        "Ten Thousand. The game ends after round 1; the highest total wins. House rules: "
+        "no target score (the rule set's: 10,000); 1 round (the rule set's: none)."
+    ) in words
 
 
 def test_a_voided_league_game_says_so_on_its_card(client, league, organiser):

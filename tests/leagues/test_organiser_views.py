@@ -68,12 +68,17 @@ def league_form(**changes) -> dict:
         "tie_points": "1",
         "loss_points": "0",
         "visibility": "public",
-        "target_score": "",
-        "going_out_bonus": "",
-        "rounds": "",
+        "rules_for": "ten-thousand",
     }
     data.update(changes)
     return data
+
+
+def rule_block(html: str, key: str) -> str:
+    """The house-rule field `rule-<key>`: its label, control, the preset's value and errors."""
+    blocks = re.split(r'(?=<div class="rule-field)', html)
+    (found,) = [b for b in blocks if f'id="rule-{key}"' in b]
+    return found.split("</details>")[0]
 
 
 def seating_form(night: ClubNight, seats: dict[Player, tuple[int | str, int] | None]) -> dict:
@@ -264,9 +269,7 @@ def test_a_blank_address_is_made_from_the_name(as_organiser):
 
 
 def test_house_rules_none_and_numbers(as_organiser):
-    as_organiser.post(
-        "/leagues/new/", league_form(target_score="none", rounds="4", going_out_bonus="")
-    )
+    as_organiser.post("/leagues/new/", league_form(**{"rule-target_score": "", "rule-rounds": "4"}))
 
     assert League.objects.get(slug="friday").house_rules == {"target_score": None, "rounds": 4}
 
@@ -304,15 +307,15 @@ def test_an_empty_name_is_refused_beside_it(as_organiser):
 
 
 def test_a_house_rule_the_engine_refuses_is_shown_beside_it(as_organiser):
-    response = as_organiser.post("/leagues/new/", league_form(target_score="lots"))
+    response = as_organiser.post("/leagues/new/", league_form(**{"rule-target_score": "lots"}))
 
     assert response.status_code == 200
-    assert_beside(
-        response.content.decode(),
-        "target_score",
-        'The target score must be a whole number from 1 to 100,000,000 or left empty, not "lots".',
-    )
-    assert 'value="lots"' in field_block(response.content.decode(), "target_score")
+    block = rule_block(response.content.decode(), "target_score")
+    assert (
+        '<p class="field-error" role="alert">The target score must be a whole number from 1 to '
+        "100,000,000 or left empty, not &quot;lots&quot;.</p>"
+    ) in block
+    assert 'value="lots"' in block
     assert not League.objects.exists()
 
 
@@ -336,8 +339,7 @@ def test_settings_are_saved_and_seasons_keep_their_rules(as_organiser, league):
             name="Thursday Night Club",
             slug="ignored",
             scoring="total",
-            target_score="5000",
-            rounds="",
+            **{"rule-target_score": "5000", "rule-rounds": ""},
         ),
     )
 
@@ -355,7 +357,8 @@ def test_settings_are_saved_and_seasons_keep_their_rules(as_organiser, league):
     assert event.before["name"] == "Thursday Club"
     # The audit names the settings as the form does, never by their field names.
     assert event.summary == (
-        "Settings changed: name, description, house rules, standings by and points for a win"
+        "Settings changed: name, description, house rules, standings by and points for a win. "
+        "Now: target score 5,000 (the rule set's: 10,000)"
     )
 
 
@@ -373,16 +376,29 @@ def test_a_rule_set_the_site_does_not_know_is_refused_by_name(organiser, league)
 
 
 def test_settings_refusal_keeps_what_was_typed(as_organiser, league):
-    response = as_organiser.post("/leagues/thursday/edit/", league_form(rounds="0"))
+    before = league.house_rules
+    response = as_organiser.post(
+        "/leagues/thursday/edit/",
+        league_form(name="Renamed", **{"rule-rounds": "0", "rule-decks": "4"}),
+    )
 
     assert response.status_code == 200
-    assert_beside(
-        response.content.decode(),
-        "rounds",
-        "The number of rounds must be a whole number from 1 to 1,000 or left empty, not 0.",
-    )
+    html = response.content.decode()
+    block = rule_block(html, "rounds")
+    assert (
+        '<p class="field-error" role="alert">The number of rounds must be a whole number from 1 '
+        "to 1,000 or left empty, not 0.</p>"
+    ) in block
+    assert 'value="0"' in block
+    assert 'value="4"' in rule_block(html, "decks")
+    assert (
+        '<p class="field-error" role="alert">Nothing was saved: a house rule below needs '
+        "changing.</p>"
+    ) in html
+    assert 'value="Renamed"' in field_block(html, "name")
     league.refresh_from_db()
-    assert league.name == "Thursday Club"
+    assert (league.name, league.house_rules) == ("Thursday Club", before)
+    assert not league.events.filter(kind=LeagueEvent.Kind.LEAGUE_CHANGED).exists()
 
 
 def test_an_organiser_is_added_by_username(as_organiser, league, stranger):

@@ -299,6 +299,22 @@ def test_the_pack_prints_the_rules_the_season_froze(client, four_rounds, organis
     assert "needs 75" not in words and "Opening meld 75" not in words
 
 
+def test_the_pack_says_which_house_rules_on_its_cover_and_every_sheet(client, league):
+    night = seat_night(league, start=True)
+    house = "House rules: no target score (the rule set's: 10,000); 1 round (the rule set's: none)."
+
+    pages = pdf_pages(download(client.get(f"/leagues/thursday/nights/{night.pk}/pack.pdf")))
+
+    cover = " ".join(pages[0].split())
+    assert f"Thursday Club · Autumn 2026 · Ten Thousand {house} Tables" in cover
+    sheets = [" ".join(page.split()) for page in pages[1:]]
+    assert len(sheets) == 2
+    for sheet in sheets:
+        assert f"Ten Thousand. The game ends after round 1; the highest total wins. {house}" in (
+            sheet
+        )
+
+
 def test_a_singles_pack_names_each_player_once(client, organiser):
     league = league_with(organiser, preset="baskets", house_rules={"rounds": None})
     p = members(league, "José", "Zoë", "Łukasz", "Søren")
@@ -358,7 +374,12 @@ def test_the_blank_sheet_prints_the_house_rules_the_season_froze(
     words = pdf_words(download(response))
 
     assert filename(response) == "thursday-club-autumn-2026-score-sheet.pdf"
-    assert "Ten Thousand: score sheet Ten Thousand with house rules." in words
+    # The season's frozen house rules, not the red-three bonus the league has set since.
+    assert (
+        "Ten Thousand: score sheet Ten Thousand. The game ends when a side reaches 10,000; the "
+        "highest total wins. House rules: red canasta bonus 600 (the rule set's: 500); "
+        "red three laid down 150 (the rule set's: 100)."
+    ) in words
     assert "League: Thursday Club · Season: Autumn 2026" in words
     assert "Write each side's name at the top of its column." in words
     assert (
@@ -376,7 +397,7 @@ def test_a_league_without_a_season_prints_its_own_rules(client, organiser):
     words = pdf_words(download(response))
     assert filename(response) == "baskets-ladder-score-sheet.pdf"
     assert "Baskets. The game ends when a player reaches 5,000" in words
-    assert "with house rules" not in words
+    assert "House rules" not in words
     assert "League: Baskets Ladder Write each player's name" in words
     assert "Round 1 Player 1 Player 2 Opening meld 50 50" in words
     assert "Season" not in words

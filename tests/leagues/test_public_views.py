@@ -103,7 +103,10 @@ def test_the_list_shows_public_leagues_with_rule_set_and_member_count(client, le
 
     assert response.status_code == 200
     assert "Thursday Club" in text(response)
-    assert "Ten Thousand with house rules · 4 members" in text(response)
+    assert (
+        "Ten Thousand · 4 members House rules: no target score (the rule set's: 10,000); "
+        "1 round (the rule set's: none)"
+    ) in text(response)
     assert "Start a league" not in text(response)
 
 
@@ -210,7 +213,10 @@ def test_the_league_page_shows_the_current_season_and_its_top_standings(
     response = client.get("/leagues/thursday/")
 
     page = text(response)
-    assert "Rule set Ten Thousand with house rules" in page
+    assert (
+        "Rule set Ten Thousand House rules: no target score (the rule set's: 10,000); "
+        "1 round (the rule set's: none) Play"
+    ) in page
     assert "League points Win 2, tie 1, loss 0." in page
     assert "<h2>Autumn 2026</h2>" in response.content.decode()
     assert [row.split(" | ")[1] for row in body_rows(response)] == ["Bob", "Cat", "Ann", "Dan"]
@@ -225,6 +231,37 @@ def test_the_league_page_shows_the_current_season_and_its_top_standings(
     response = client.get("/leagues/thursday/")
     assert "<h2>Spring 2027</h2>" in response.content.decode()
     assert "No games counted in this season yet." in text(response)
+
+
+def test_the_league_and_its_season_each_say_which_house_rules(
+    client, league, organiser, monkeypatch
+):
+    season_rules = (
+        "House rules: no target score (the rule set's: 10,000); 1 round (the rule set's: none)"
+    )
+    # The league changes its house rules after the season froze its own.
+    services.league_update(
+        league=league, user=organiser, house_rules={"decks": 4, "going_out_bonus": 200}
+    )
+    monkeypatch.setattr(views, "_today", lambda: datetime.date(2026, 10, 20))
+    season = league.seasons.get()
+
+    league_page = text(client.get("/leagues/thursday/"))
+    season_page = text(client.get(f"/leagues/thursday/seasons/{season.pk}/standings/"))
+
+    assert (
+        "Rule set Ten Thousand House rules: 4 decks (the rule set's: 3); going-out bonus 200 "
+        "(the rule set's: 100) Play"
+    ) in league_page
+    assert f"Autumn 2026 1 Sep 2026 to 30 Nov 2026 {season_rules} " in league_page
+    assert f"Standings: Autumn 2026 1 Sep 2026 to 30 Nov 2026 {season_rules} " in season_page
+
+
+def test_a_league_on_the_preset_mentions_no_house_rules(client, organiser):
+    services.league_create(name="Plain", slug="plain", preset="contract", user=organiser)
+
+    assert "House rules" not in text(client.get("/leagues/plain/"))
+    assert "Contract · 0 members" in text(client.get("/leagues/"))
 
 
 def test_the_league_page_shows_ten_standings_and_a_link_to_the_rest(client, league, monkeypatch):

@@ -43,7 +43,8 @@ def test_the_games_list_names_the_rules_the_round_the_totals_and_who_leads(
         html = client.get("/games/").content.decode()
 
     assert rows(html) == [
-        "Us vs Them Four Rounds with house rules · Round 1 · DATE Us 0 · Them 0 · No rounds yet",
+        "Us vs Them Four Rounds · House rules: going-out bonus 150 (the rule set&#x27;s: 100) "
+        "· Round 1 · DATE Us 0 · Them 0 · No rounds yet",
         "Ann vs Bob Baskets · Round 2 · DATE Ann 725 · Bob 1,990 · Bob leads by 1,265",
         "Ann vs Bob Baskets · Finished · DATE Ann 1,990 · Bob 725 · Ann won",
     ]

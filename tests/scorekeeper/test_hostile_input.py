@@ -33,9 +33,12 @@ def test_a_game_with_no_target_and_no_round_limit_ends_by_hand(scorer):
     page = scorer.get(response["Location"])
 
     assert page.status_code == 200
-    assert "Ten Thousand with house rules · When you end it, highest total wins" in (
-        page.content.decode()
-    )
+    html = page.content.decode()
+    assert "Ten Thousand · When you end it, highest total wins" in html
+    assert (
+        '<p class="muted house-rules-text">House rules: no target score '
+        "(the rule set&#x27;s: 10,000)</p>"
+    ) in html
 
 
 def test_deeply_nested_json_for_the_opening_meld_is_refused_beside_the_field(scorer):

@@ -145,7 +145,11 @@ def test_a_blank_sheet_with_more_sides_and_house_rules(client, db):
     )
     assert response.status_code == 200
     words = pdf_words(b"".join(response.streaming_content))
-    assert "with house rules. The game ends when a side reaches 30,000" in words
+    assert (
+        "Sevens. The game ends when a side reaches 30,000; the highest total wins. "
+        "House rules: going-out bonus 500 (the rule set's: 200); "
+        "target score 30,000 (the rule set's: 50,000)."
+    ) in words
     assert "Round 1 Side 1 Side 2 Side 3 Side 4 Opening meld 50 50 50 50" in words
 
 

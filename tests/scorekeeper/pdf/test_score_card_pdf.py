@@ -198,7 +198,13 @@ def test_a_blank_sheet_prints_house_rule_numbers():
     )
     card = ScoreCard(rules, SIDES, house_rules=True)
     words = pdf_words(build_score_card(card))
-    assert "Four Rounds with house rules." in words
+    assert (
+        "Four Rounds. The game ends after round 4; the highest total wins. House rules: natural "
+        "canasta bonus 600 (the rule set's: 500); exact-cut bonus 200 (the rule set's: 100); "
+        "opening meld 50 in round 1, 90 in round 2, 120 in round 3, "
+        "150 from round 4 (the rule set's: 60 in round 1, 90 in round 2, 120 in round 3, "
+        "150 from round 4)."
+    ) in words
     assert "round 1 needs 50, round 2 needs 90, round 3 needs 120, round 4 needs 150." in words
     assert "Exact cut × 200" in words and "Natural canastas × 600" in words
     assert "Round 4 José & Zoë Łukasz & Søren Opening meld 150 150" in words
