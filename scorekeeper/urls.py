@@ -46,3 +46,5 @@ urlpatterns = [
     path("offline/", shell_views.offline_shell, name="offline_shell"),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = "scorekeeper.error_views.bad_request"

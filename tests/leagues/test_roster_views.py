@@ -420,3 +420,18 @@ def test_a_player_added_by_another_request_during_the_confirm_adds_nothing(
     )
     assert not Player.objects.filter(name="Cy").exists()
     assert LeagueEvent.objects.count() == events
+
+
+def test_a_paste_too_big_for_a_form_is_refused_in_words_and_adds_nobody(as_organiser, club):
+    before = names_of(club)
+    pasted = "Ann Example\n" * 250_000  # 3 MB, past the 2.5 MB a form may send
+
+    response = as_organiser.post(URL, {"names": pasted, "action": "preview"})
+
+    assert response.status_code == 400
+    text = " ".join(re.sub(r"<[^>]+>", " ", response.content.decode()).split())
+    assert (
+        "Not sent That was too much to send at once: a form takes up to 2.5 MB. Nothing was "
+        "saved. Go back and send a shorter list, or upload it as a file."
+    ) in text
+    assert names_of(club) == before
