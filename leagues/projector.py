@@ -19,7 +19,7 @@ from leagues import player_stats, selectors
 from leagues.player_stats import NightTable, NightView, TableSide
 from leagues.views import _id_or_404, _league_or_404, _render
 
-# 5 × 4 cards fill a 1920×1080 screen with the standings beside them and type that reads from
+# 4 × 5 cards fill a 1920×1080 screen with the standings beside them and type that reads from
 # the back of a hall; more tables than this take turns, a page each refresh.
 PER_PAGE = 20
 TOP_STANDINGS = 10
@@ -118,11 +118,11 @@ class TablePage:
 
 
 def grid_columns(count: int) -> int:
-    """How many columns of cards a wide screen shows `count` tables in."""
-    for most, columns in ((1, 1), (4, 2), (9, 3), (16, 4)):
+    """How many columns of cards a wide screen shows `count` tables in: 20 make 4 × 5."""
+    for most, columns in ((1, 1), (4, 2), (9, 3)):
         if count <= most:
             return columns
-    return 5
+    return 4
 
 
 @require_GET
@@ -135,12 +135,15 @@ def night_projector(request: HttpRequest, slug: str, night_id: int) -> HttpRespo
     page = TablePage.of(len(tables), request.GET.get("page"))
     shown = tables[page.start : page.start + page.size]
     closed = night.closed_at is not None
+    # Every page is laid out for the fullest one, so the cards keep their size as pages turn.
+    columns = grid_columns(page.size)
     path = reverse("leagues:night_projector", args=[league.slug, night.pk])
     context = {
         "league": league,
         "night": night,
         "tables": shown,
-        "columns": grid_columns(len(shown)),
+        "columns": columns,
+        "rows": math.ceil(page.size / columns),
         "page": page,
         "page_ranges": page.ranges(tables) if page.count > 1 else [],
         "table_count": len(tables),

@@ -20,7 +20,8 @@ MEMBER_EXTRA_QUERIES = 4  # session, user, the two access checks
 def text(fragment: str) -> str:
     """The visible text, tags and screen-reader-only spans left out."""
     fragment = re.sub(r'<span class="visually-hidden">[^<]*</span>', "", fragment)
-    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", fragment).split()))
+    # Unescaped before the spaces are squeezed: a no-break space is a space to the eye.
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
 
 
 def cards(page: str) -> list[str]:
@@ -28,12 +29,13 @@ def cards(page: str) -> list[str]:
     return [text(card) for card in re.findall(r'<li class="card .*?</ul>.*?</li>', page, re.S)]
 
 
+HEARD = re.compile(r'<span class="visually-hidden">, (\w+)</span>')
+
+
 def marked(page: str) -> list[str]:
-    """The sides marked as winner or leader, as a screen reader hears them."""
-    return [
-        html.unescape(re.sub(r"<[^>]+>", "", side))
-        for side in re.findall(r'<li class="side marked">(.*?)</li>', page)
-    ]
+    """The sides marked ahead, each with what a screen reader hears beside the star."""
+    sides = re.findall(r'<li class="side marked">(.*?)</li>', page)
+    return [f"{text(side)} ({HEARD.search(side)[1]})" for side in sides]
 
 
 def top(page: str) -> list[str]:
@@ -104,14 +106,14 @@ def test_every_table_shows_its_totals_state_and_the_side_ahead(client, night):
     assert response.status_code == 200
     page = response.content.decode()
     assert cards(page) == [
-        "Table 1 finished Ann & Bob ★ 700 Cat & Dan 400 2 rounds",
-        "Table 2 playing Gus & Hal 250 Ivy & Jo ★ 400 1 round",
-        "Table 3 voided Max 200 Ned 1,000 2 rounds",
-        "Table 4 playing Pam 300 Quin 300 1 round",
+        "Table 1 2 rounds · finished Ann & Bob ★ 700 Cat & Dan 400",
+        "Table 2 1 round · playing Gus & Hal 250 Ivy & Jo ★ 400",
+        "Table 3 2 rounds · voided Max 200 Ned 1,000",
+        "Table 4 1 round · playing Pam 300 Quin 300",
         "Table 5 not started Kit Lou",
     ]
     # Nobody leads a level table or a voided game; the finished table marks its winner.
-    assert marked(page) == ["Ann & Bob, winner★700", "Ivy & Jo, leading★400"]
+    assert marked(page) == ["Ann & Bob ★ 700 (winner)", "Ivy & Jo ★ 400 (leading)"]
     assert "Thursday Club Club night, Thursday 1 October 2026" in text(page)
     assert "Live · updated" in text(page)
     # Only Ann, Bob, Cat and Dan have a game that counts: Bob and Ann tie on every tie-break
@@ -126,9 +128,9 @@ def test_a_round_saved_at_a_table_changes_the_projector(client, night):
     rounds(games["second"], [600, 100])
 
     after = client.get(url(night), HTTP_HX_REQUEST="true").content.decode()
-    assert cards(before)[1] == "Table 2 playing Gus & Hal 250 Ivy & Jo ★ 400 1 round"
-    assert cards(after)[1] == "Table 2 finished Gus & Hal ★ 850 Ivy & Jo 500 2 rounds"
-    assert marked(after) == ["Ann & Bob, winner★700", "Gus & Hal, winner★850"]
+    assert cards(before)[1] == "Table 2 1 round · playing Gus & Hal 250 Ivy & Jo ★ 400"
+    assert cards(after)[1] == "Table 2 2 rounds · finished Gus & Hal ★ 850 Ivy & Jo 500"
+    assert marked(after) == ["Ann & Bob ★ 700 (winner)", "Gus & Hal ★ 850 (winner)"]
     # Gus and Hal's margin (350) beats Ann and Bob's (300); the losers in the same order.
     assert top(after) == [
         "1 | Gus | 2 | 1",
@@ -161,7 +163,7 @@ def test_the_top_of_the_standings_stops_at_ten(client, organiser):
         "9 | P04 | 0 | 1",
         "10 | P05 | 0 | 1",
     ]
-    assert cards(page)[0] == "Table 1 finished P00 & P01 300 P02 & P03 ★ 1,200 1 round"
+    assert cards(page)[0] == "Table 1 1 round · finished P00 & P01 300 P02 & P03 ★ 1,200"
 
 
 def test_the_board_polls_itself_and_without_js_the_page_reloads(client, night):
@@ -195,7 +197,7 @@ def test_a_closed_night_shows_its_final_results_and_stops_refreshing(client, nig
     assert "hx-trigger" not in page
     assert "http-equiv" not in page
     assert "htmx.min.js" not in page
-    assert cards(page)[0] == "Table 1 finished Ann & Bob ★ 700 Cat & Dan 400 2 rounds"
+    assert cards(page)[0] == "Table 1 2 rounds · finished Ann & Bob ★ 700 Cat & Dan 400"
     assert top(page)[0] == "1 | Ann | 2 | 1"
 
 
@@ -260,8 +262,8 @@ def test_fifty_tables_take_turns_a_page_each_refresh(client, organiser):
     assert f'hx-get="{address}?page=2"' in pages[0]
     assert f'hx-get="{address}?page=1"' in pages[2]
     assert f'<meta http-equiv="refresh" content="20; url={address}?page=3">' in pages[1]
-    assert cards(pages[0])[2] == "Table 3 playing P008 & P009 ★ 130 P010 & P011 50 1 round"
-    assert cards(pages[0])[1] == "Table 2 playing P004 & P005 0 P006 & P007 0 0 rounds"
+    assert cards(pages[0])[2] == "Table 3 1 round · playing P008 & P009 ★ 130 P010 & P011 50"
+    assert cards(pages[0])[1] == "Table 2 0 rounds · playing P004 & P005 0 P006 & P007 0"
     # The pages, as links for whoever stands at the laptop.
     assert (
         f'<a href="{address}?page=2"><span class="visually-hidden">Tables </span>18–34</a>'
