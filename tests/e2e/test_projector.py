@@ -43,7 +43,10 @@ LAST = [
 
 def names(count: int) -> list[str]:
     """`count` different plausible names, accents and all."""
-    return [f"{FIRST[n % len(FIRST)]} {LAST[(n // len(FIRST) * 7 + n) % len(LAST)]}" for n in range(count)]
+    return [
+        f"{FIRST[n % len(FIRST)]} {LAST[(n // len(FIRST) * 7 + n) % len(LAST)]}"
+        for n in range(count)
+    ]
 
 
 def play(league_game: LeagueGame, rounds: int | None, rng: random.Random) -> None:
@@ -121,7 +124,9 @@ def screen(browser, browser_context_args, journey):
 
     def open_screen(size: dict, *, javascript: bool = True) -> Page:
         settings = {**browser_context_args, "is_mobile": False, "has_touch": False}
-        context = browser.new_context(**{**settings, "viewport": size}, java_script_enabled=javascript)
+        context = browser.new_context(
+            **{**settings, "viewport": size}, java_script_enabled=javascript
+        )
         opened.append(context)
         return journey.watch(context.new_page(), f"{size['width']} px")
 
@@ -201,9 +206,7 @@ def test_twenty_tables_and_the_standings_fit_a_1920_projector_and_follow_the_nig
 
 
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1280", "360"])
-def test_the_projector_view_never_runs_off_a_laptop_or_a_phone(
-    db, screen, journey, quick, size
-):
+def test_the_projector_view_never_runs_off_a_laptop_or_a_phone(db, screen, journey, quick, size):
     _, night = club(20)
     page = screen(size)
 
@@ -249,9 +252,7 @@ def test_without_javascript_the_projector_reloads_itself(db, screen, journey, qu
     journey.check(page, "projector-no-js", axe=False)
 
 
-def test_a_closed_night_shows_its_final_results_and_stops_refreshing(
-    db, screen, journey, quick
-):
+def test_a_closed_night_shows_its_final_results_and_stops_refreshing(db, screen, journey, quick):
     _, night = club(4)
     page = screen(PROJECTOR)
     asked = []
