@@ -205,20 +205,34 @@ def test_twenty_tables_and_the_standings_fit_a_1920_projector_and_follow_the_nig
     assert outside(page) == []
 
 
-@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["1280", "360"])
-def test_the_projector_view_never_runs_off_a_laptop_or_a_phone(db, screen, journey, quick, size):
+def small_screen(screen, journey, size: dict) -> Page:
     _, night = club(20)
     page = screen(size)
-
     page.goto(journey.url(address(night)))
-
     expect(page.locator(".card")).to_have_count(20)
     assert overflow(page)[0] == 0
-    # The 16:10 laptop is landscape: the board is sized to it and fits as the projector does.
-    if size is LAPTOP:
-        assert outside(page) == []
     journey.check(page, f"projector-{size['width']}")
     docs_picture(page, f"league-projector-{size['width']}.png")
+    return page
+
+
+def test_on_a_laptop_the_board_fits_the_screen_as_on_the_projector(db, screen, journey, quick):
+    page = small_screen(screen, journey, LAPTOP)
+
+    # 16:10 and landscape: the board is sized to the screen, all 20 tables on it.
+    assert overflow(page) == [0, 0]
+    assert outside(page) == []
+
+
+def test_on_a_phone_the_board_is_a_page_that_scrolls_down_only(db, screen, journey, quick):
+    page = small_screen(screen, journey, PHONE)
+
+    # One card under another, then the standings; nothing runs off to the side.
+    assert overflow(page)[1] > 0
+    boxes = page.locator(".card, .top").evaluate_all(
+        "elements => elements.map(e => e.getBoundingClientRect()).map(b => [b.left, b.right])"
+    )
+    assert all(left >= 0 and right <= PHONE["width"] for left, right in boxes)
 
 
 def test_fifty_tables_take_turns_on_the_projector(db, screen, journey, quick):
@@ -262,6 +276,26 @@ def test_a_closed_night_shows_its_final_results_and_stops_refreshing(db, screen,
     # While it is open the board asks again every second.
     page.wait_for_timeout(2_500)
     assert len([url for url in asked if "/projector/" in url]) >= 2
+
+    # The server fails twice (a restart, a timeout): the board stays as it was and keeps asking.
+    failures = []
+
+    def fail_twice(route):
+        if len(failures) < 2:
+            failures.append(route.request.url)
+            route.fulfill(status=500, body="Server Error")
+        else:
+            route.continue_()
+
+    page.route("**/projector/**", fail_twice)
+    board = page.locator(".card").all_inner_texts()
+    page.wait_for_timeout(2_500)
+    assert len(failures) == 2
+    assert page.locator(".card").all_inner_texts() == board
+    # The two refusals are all the console saw (the browser's line and htmx's, each time).
+    assert len(journey.console_errors) == 4, journey.console_errors
+    assert all("500" in e or "htmx:responseError" in e for e in journey.console_errors)
+    journey.console_errors.clear()
 
     night.closed_at = timezone.now()
     night.save(update_fields=["closed_at"])
