@@ -149,7 +149,8 @@ def night_projector(request: HttpRequest, slug: str, night_id: int) -> HttpRespo
         "table_count": len(tables),
         "first_number": shown[0].number if shown else 0,
         "last_number": shown[-1].number if shown else 0,
-        "standings": selectors.standings(league, night.season)[:TOP_STANDINGS],
+        # Brief: the board shows neither ratings nor the last five, and polls all evening.
+        "standings": selectors.standings(league, night.season, brief=True)[:TOP_STANDINGS],
         "closed": closed,
         # A closed night's results are final: nothing to fetch again, no page to turn to.
         "refresh_url": None

@@ -222,6 +222,10 @@ def test_on_a_laptop_the_board_fits_the_screen_as_on_the_projector(db, screen, j
     # 16:10 and landscape: the board is sized to the screen, all 20 tables on it.
     assert overflow(page) == [0, 0]
     assert outside(page) == []
+    # So is a small projector's 1280×720.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    assert overflow(page) == [0, 0]
+    assert outside(page) == []
 
 
 def test_on_a_phone_the_board_is_a_page_that_scrolls_down_only(db, screen, journey, quick):

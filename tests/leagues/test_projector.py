@@ -1,19 +1,20 @@
 """The projector view of a club night: every table's totals, its state and the side ahead, the
 top of the season's standings, refreshing itself until the night is closed."""
 
+import datetime
 import html
 import re
 
 import pytest
 from django.utils import timezone
 
-from leagues import services
+from leagues import selectors, services
 from leagues.models import League
 from scorekeeper import services as scores
 from tests.leagues.conftest import NIGHT, UserFactory, league_with, members, table_game
 
-# league, night, the night's attendances, games and their sides, standings' three
-PROJECTOR_QUERIES = 8
+# league, night, the night's attendances, games and their sides, the brief standings
+PROJECTOR_QUERIES = 6
 MEMBER_EXTRA_QUERIES = 4  # session, user, the two access checks
 
 
@@ -340,3 +341,26 @@ def test_the_night_page_links_to_its_projector_view(client, night):
     page = client.get(f"/leagues/thursday/nights/{night.pk}/").content.decode()
 
     assert f'<a href="{url(night)}">Projector view</a>' in page
+
+
+def test_the_brief_standings_are_the_standings_without_ratings_and_last_five(organiser):
+    league = league_with(organiser)
+    p = list(members(league, *(f"P{n:02}" for n in range(8))).values())
+    # Two nights, so that the tie-breaks (wins, win %, margin, points) all have work to do.
+    for night, totals in enumerate([[(500, 300), (400, 400)], [(350, 600), (700, 100)]]):
+        date = NIGHT + datetime.timedelta(days=7 * night)
+        for t, scores_ in enumerate(totals):
+            seats = p[4 * t : 4 * t + 4] if night == 0 else [p[t], p[t + 2], p[t + 4], p[t + 6]]
+            game = table_game(league, [seats[:2], seats[2:]], date=date, table=t + 1)
+            rounds(game, list(scores_))
+    season = league.seasons.get()
+
+    full = selectors.standings(league, season)
+    brief = selectors.standings(league, season, brief=True)
+
+    def figures(row):
+        return (row.name, row.games, row.wins, row.ties, row.losses, row.league_points)
+
+    assert [figures(row) for row in brief] == [figures(row) for row in full]
+    assert all(row.rating is not None and row.last_five for row in full)
+    assert all(row.rating is None and row.last_five == "" for row in brief)
