@@ -304,7 +304,9 @@ def test_a_closed_night_shows_its_final_results_and_stops_refreshing(db, screen,
     night.closed_at = timezone.now()
     night.save(update_fields=["closed_at"])
 
-    expect(page.locator(".board-state")).to_contain_text("Closed · final results", timeout=5_000)
+    expect(page.locator(".board-state")).to_contain_text(
+        f"Closed at {timezone.localtime(night.closed_at):%H:%M} · final results", timeout=5_000
+    )
     asked.clear()
     page.wait_for_timeout(2_500)
     assert asked == []

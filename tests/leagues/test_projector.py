@@ -193,7 +193,9 @@ def test_a_closed_night_shows_its_final_results_and_stops_refreshing(client, nig
     page = client.get(url(night)).content.decode()
 
     assert '<main id="board" class="board closed">' in page
-    assert "Closed · final results · updated" in text(page)
+    closed_at = timezone.localtime(night.closed_at).strftime("%H:%M")
+    assert f"Closed at {closed_at} · final results Tables" in text(page)
+    assert "updated" not in text(page)
     assert "Live" not in text(page)
     assert "hx-trigger" not in page
     assert "http-equiv" not in page
