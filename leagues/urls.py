@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from leagues import views
+from leagues import projector, views
 
 app_name = "leagues"
 
@@ -41,4 +41,9 @@ urlpatterns = [
     path("<slug:slug>/players/<int:player_id>/", views.player_detail, name="player"),
     path("<slug:slug>/nights/<int:night_id>/", views.night_detail, name="night"),
     path("<slug:slug>/nights/<int:night_id>/pack.pdf", views.night_pack, name="night_pack"),
+    path(
+        "<slug:slug>/nights/<int:night_id>/projector/",
+        projector.night_projector,
+        name="night_projector",
+    ),
 ]
