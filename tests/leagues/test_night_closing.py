@@ -286,6 +286,9 @@ def test_the_organiser_closes_a_finished_night_and_a_second_close_is_told(
     assert first_post["Location"] == f"/leagues/thursday/nights/{night.pk}/"
     assert second_post.status_code == 200
     assert "The club night of 1 October 2026 is already closed." in text(second_post)
+    # Eve came too late to play: on a closed night she no longer waits for a seat.
+    assert "Came late, not seated: Eve" in text(second_post)
+    assert "Waiting for a seat" not in text(second_post)
     assert [kind for kind, *_ in events(night)] == ["night_closed"]
 
 
