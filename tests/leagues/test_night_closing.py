@@ -374,3 +374,30 @@ def test_only_organisers_close_a_night(client, two_rounds):
 
     assert stranger_client.get(url).status_code == 403
     assert stranger_client.post(f"/leagues/thursday/nights/{night.pk}/reopen/").status_code == 403
+
+
+def test_forms_posted_to_a_closed_night_change_nothing_and_say_why(client, organiser, two_rounds):
+    night, first, _, p = two_rounds
+    services.game_void(league_game=first, reason="Misdeal", user=None)
+    night.refresh_from_db()
+    assert night.closed_at is not None
+    seats = list(night.attendances.values_list("player_id", "table", "side", "place"))
+    client.force_login(organiser)
+    base = f"/leagues/thursday/nights/{night.pk}"
+    closed = "The club night of 1 October 2026 is closed"
+
+    proposed = client.post(f"{base}/seating/", {"action": "propose"}, follow=True)
+    saved = client.post(
+        f"{base}/seating/",
+        {"action": "save", f"seat-{p['Eve'].pk}-table": "3", f"seat-{p['Eve'].pk}-side": "1"},
+    )
+    started = client.post(f"{base}/start/", follow=True)
+    arrived = client.post(f"{base}/arrivals/", {"name": "Zed"})
+
+    assert f"{closed}: reopen it to change the seating." in text(proposed)
+    assert f"{closed}: reopen it to start games." in text(started)
+    for response in (proposed, saved, started, arrived):
+        assert response.status_code == 200
+        assert "Reopen the night" in text(response)
+    assert list(night.attendances.values_list("player_id", "table", "side", "place")) == seats
+    assert not night.league.members.filter(name="Zed").exists()
