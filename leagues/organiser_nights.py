@@ -25,7 +25,9 @@ AFTER_REOPEN = {
 }
 
 
-def _page(request: HttpRequest, league: League, night: ClubNight, template: str, **extra):
+def _page(
+    request: HttpRequest, league: League, night: ClubNight, template: str, **extra
+) -> HttpResponse:
     context = {"league": league, "night": night, **extra}
     return render(request, f"leagues/organiser/{template}", context)
 

@@ -91,11 +91,21 @@ def test_a_seated_table_not_started_keeps_the_night_open_too(two_rounds, organis
         ],
         user=None,
     )
-    services.game_void(league_game=first, reason="Misdeal", user=None)
 
     errors = refused(services.night_close, night=night, user=organiser)
+    services.game_void(league_game=first, reason="Misdeal", user=None)
+    errors_after_void = refused(services.night_close, night=night, user=organiser)
 
     assert errors == [
+        ("night", "The night cannot close while tables 1 and 3 are not finished."),
+        ("table-1", "Table 1's game is still being played: finish it, or void it."),
+        (
+            "table-3",
+            "Table 3 is seated but its game has not started: start it, or clear its seats on "
+            "the seating page.",
+        ),
+    ]
+    assert errors_after_void == [
         ("night", "The night cannot close while table 3 is not finished."),
         (
             "table-3",
