@@ -8,7 +8,9 @@ league app's signal receiver exactly as in use). The rounds come from
 
 - "Riverside Card Club" (`riverside`): public, partnerships, match points 2/1/0, 16 members,
   season "Summer 2026" on the ten-thousand preset and "Autumn 2026" on four-rounds; one game
-  voided, one corrected after it finished, the last autumn night still in progress.
+  voided, one corrected after it finished. Every night is played to the end, so each closed by
+  itself when its last table finished, the last autumn night too: the demo's nights are over,
+  as nights weeks ago are, rather than left looking abandoned.
 - "Baskets Ladder" (`baskets-ladder`): singles on the Baskets preset, scored on total points,
   6 players (three of them also Riverside members), one season of two nights.
 
@@ -79,7 +81,8 @@ class Summary:
     nights: int = 0
     games: int = 0
     finished: int = 0
-    in_progress: int = 0
+    # Nights whose last table finished, and which therefore closed by themselves.
+    closed: int = 0
     voided: int = 0
     corrected: int = 0
     rounds: int = 0
@@ -135,29 +138,22 @@ class _Builder:
 
     # -- games ----------------------------------------------------------------------------
 
-    def play(self, league_game: LeagueGame, *, rounds: int | None = None) -> None:
-        """Score the table's game round by round as its phone would: to the end, or only the
-        first `rounds` rounds (a game still going)."""
+    def play(self, league_game: LeagueGame) -> None:
+        """Score the table's game round by round to the end, as its phone would."""
         game = league_game.game
         sides = [side.name for side in game.sides.order_by("position")]
         rules = engine.resolve_rules(game.rules)
         planned = random_game(rules, sides, rng=self.cards_rng, max_rounds=30)
-        if rounds is not None:
-            planned = planned[: min(rounds, len(planned) - 1)]
         for number, round_ in enumerate(planned, start=1):
             ended_by, entry = round_entry(round_)
             games.round_record(game=game, number=number, ended_by=ended_by, entry=entry)
         self.summary.rounds += len(planned)
         self.summary.games += 1
         game.refresh_from_db(fields=["finished"])
-        if rounds is None and not game.finished:
+        if not game.finished:
             # A target game that ran past closing time: stopped by hand, highest total wins.
             games.game_end(game=game, user=self.user)
-            game.finished = True
-        if game.finished:
-            self.summary.finished += 1
-        else:
-            self.summary.in_progress += 1
+        self.summary.finished += 1
 
     def night(
         self, league: League, date: datetime.date, players: Sequence[Player], present: int
@@ -259,12 +255,8 @@ class _Builder:
         for index, date in enumerate(dates):
             present = AUTUMN_PRESENT[(index - len(dates)) % len(AUTUMN_PRESENT)]
             _, started = self.night(league, date, players, present)
-            last = index == len(dates) - 1
-            for table, league_game in enumerate(started):
-                # The last night is still going: its first table has finished, the others are
-                # one to three rounds in.
-                rounds = 1 + table % 3 if last and table > 0 else None
-                self.play(league_game, rounds=rounds)
+            for league_game in started:
+                self.play(league_game)
             if index == 0:
                 self.correct(started[0])
         return players
@@ -313,4 +305,7 @@ def build_demo(*, nights: int = 4, seed: int = SEED) -> Summary | None:
         builder.organiser()
         riverside = builder.riverside()
         builder.ladder(riverside)
+        builder.summary.closed = ClubNight.objects.filter(
+            league__slug__in=(RIVERSIDE, LADDER), closed_at__isnull=False
+        ).count()
         return builder.summary

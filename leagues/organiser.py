@@ -453,7 +453,7 @@ class TableGroup:
         names: dict[str, list[str]] = {}
         for row in self.rows:
             names.setdefault(row.side, []).append(row.player.name)
-        return [f"Side {side}: {_and(names[side])}" for side in sorted(names)]
+        return [f"Side {side}: {' & '.join(names[side])}" for side in sorted(names)]
 
 
 @dataclass(frozen=True)
@@ -518,8 +518,9 @@ def _group(rows: list[SeatRow], errors: list[tuple[str, str]]) -> tuple[list[Tab
         else:
             general.append(message)
     ordered = sorted(groups.values(), key=lambda g: (g.table is None, g.table or 0))
+    # By side alone: the rows come in seat order, which the night page and the pack show too.
     for group in ordered:
-        group.rows.sort(key=lambda r: (r.side, r.player.name))
+        group.rows.sort(key=lambda r: r.side)
     return ordered, general
 
 

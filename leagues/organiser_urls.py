@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues import organiser, organiser_roster
+from leagues import organiser, organiser_nights, organiser_roster
 
 urlpatterns = [
     path("new/", organiser.league_new, name="league_new"),
@@ -24,6 +24,16 @@ urlpatterns = [
         "<slug:slug>/nights/<int:night_id>/arrivals/",
         organiser.night_arrival,
         name="night_arrival",
+    ),
+    path(
+        "<slug:slug>/nights/<int:night_id>/close/",
+        organiser_nights.night_close,
+        name="night_close",
+    ),
+    path(
+        "<slug:slug>/nights/<int:night_id>/reopen/",
+        organiser_nights.night_reopen,
+        name="night_reopen",
     ),
     path("<slug:slug>/games/<int:league_game_id>/void/", organiser.game_void, name="game_void"),
     path(

@@ -317,6 +317,12 @@ class NightTable:
     def rounds(self) -> int:
         return self.league_game.rounds_played if self.league_game else 0
 
+    @property
+    def playing(self) -> bool:
+        """Its game has started and is neither finished nor voided."""
+        lg = self.league_game
+        return lg is not None and not lg.game.finished and not lg.voided
+
 
 @dataclass(frozen=True)
 class NightView:
@@ -328,12 +334,18 @@ class NightView:
     @property
     def in_progress(self) -> bool:
         """Whether a table's game is still being played."""
-        return any(
-            t.league_game is not None
-            and not t.league_game.game.finished
-            and not t.league_game.voided
-            for t in self.tables
-        )
+        return any(t.playing for t in self.tables)
+
+    @property
+    def to_start(self) -> list[NightTable]:
+        """Seated tables whose game has not started."""
+        return [t for t in self.tables if t.league_game is None]
+
+    @property
+    def unfinished(self) -> list[NightTable]:
+        """The tables that keep the night from closing: playing, or seated and not started
+        (as `services.night_close` finds them)."""
+        return [t for t in self.tables if t.league_game is None or t.playing]
 
 
 def night_view(night: ClubNight) -> NightView:

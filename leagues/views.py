@@ -257,8 +257,9 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         "is_organiser": organiser,
         "night": night,
         "view": view,
-        # Refresh while games run or the night is on; an old night's page stays still.
-        "polling": view.in_progress or night.date == _today(),
+        # Refresh while games run or the night is on; a closed or an old night's page stays
+        # still.
+        "polling": night.closed_at is None and (view.in_progress or night.date == _today()),
         "papers": paper_choices(request),
     }
     return _render(request, "leagues/night_detail.html", context, "results")

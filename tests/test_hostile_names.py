@@ -370,6 +370,8 @@ def csrf_world(organiser):
             f"/leagues/{s}/nights/{night.pk}/arrivals/",
             {"player": str(extra.pk)},
         ),
+        "leagues:night_close": (f"/leagues/{s}/nights/{night.pk}/close/", {}),
+        "leagues:night_reopen": (f"/leagues/{s}/nights/{night.pk}/reopen/", {"then": "night"}),
         "leagues:game_void": (f"/leagues/{s}/games/{league_game.pk}/void/", {"reason": "Misdeal"}),
         "leagues:game_unvoid": (f"/leagues/{s}/games/{league_game.pk}/unvoid/", {"reason": "Back"}),
     }

@@ -216,6 +216,8 @@ CASES = [
     *organiser_page("night-seat", "{l}/nights/{night}/seating/"),
     *organiser_page("night-start", "{l}/nights/{night}/start/"),
     *organiser_page("night-arrival", "{l}/nights/{night}/arrivals/"),
+    *organiser_page("night-close", "{l}/nights/{night}/close/"),
+    *organiser_page("night-reopen", "{l}/nights/{night}/reopen/"),
     # Player
     *league_view("player-view", "{l}/players/{player}/"),
     *organiser_page("player-add", "{l}/members/"),

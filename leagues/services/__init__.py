@@ -7,6 +7,7 @@ the same refusal, beside the same field, never a server error.
 One module a topic; everything is imported from here (`from leagues import services`).
 """
 
+from leagues.services.closing import night_close, night_reopen, night_settle
 from leagues.services.core import HISTORY_NIGHTS, RESERVED_SLUGS, LeagueError, User
 from leagues.services.league import (
     LEAGUE_FIELDS,
@@ -50,10 +51,13 @@ __all__ = [
     "league_update",
     "member_add",
     "night_arrival",
+    "night_close",
     "night_create",
     "night_games_start",
+    "night_reopen",
     "night_seating_propose",
     "night_seating_set",
+    "night_settle",
     "organiser_add",
     "organiser_remove",
     "player_merge",

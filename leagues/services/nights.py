@@ -63,6 +63,19 @@ def night_create(
     return night
 
 
+def _open_night(night: ClubNight, doing: str) -> ClubNight:
+    """The night locked, refused when it is closed: a closed night's record stays as it was
+    left until the organiser reopens it."""
+    night = (
+        ClubNight.objects.select_for_update().select_related("league", "season").get(pk=night.pk)
+    )
+    if night.closed_at is not None:
+        raise _refuse(
+            "night", f"The club night of {_day(night.date)} is closed: reopen it to {doing}."
+        )
+    return night
+
+
 def _started_tables(night: ClubNight) -> set[int]:
     return set(night.games.values_list("table", flat=True))
 
@@ -101,7 +114,7 @@ def _history(night: ClubNight) -> list[seating.PastNight]:
 def night_seating_propose(*, night: ClubNight, user: User) -> seating.Seating:
     """Seat everyone present who is not at a table already playing: the proposal avoids recent
     partners and opponents and balances teams by rating."""
-    night = ClubNight.objects.select_for_update().select_related("league").get(pk=night.pk)
+    night = _open_night(night, "change the seating")
     started = _started_tables(night)
     free = list(night.attendances.exclude(table__in=started).select_related("player"))
     league = night.league
@@ -175,9 +188,7 @@ class SeatChoice:
 @transaction.atomic
 def night_seating_set(*, night: ClubNight, choices: Sequence[SeatChoice], user: User) -> None:
     """Seat players by hand; tables whose games have started keep their players."""
-    night = (
-        ClubNight.objects.select_for_update().select_related("league", "season").get(pk=night.pk)
-    )
+    night = _open_night(night, "change the seating")
     started = _started_tables(night)
     attendances = {a.player_id: a for a in night.attendances.select_related("player")}
     errors = []
@@ -261,6 +272,7 @@ def _table_problems(night: ClubNight, seats: Mapping, started: set[int]) -> list
 @transaction.atomic
 def night_arrival(*, night: ClubNight, player: Player, user: User) -> Attendance:
     """A player who came after the seating: present, waiting for a seat."""
+    night = _open_night(night, "record a late arrival")
     if not Membership.objects.filter(league=night.league_id, player=player).exists():
         raise _refuse("player", f"{player.name} is not a member of the league.")
     attendance = Attendance(night=night, player=player, arrived_late=True)
@@ -295,9 +307,7 @@ def _side_names(tables_sides: list[list[Player]]) -> list[str]:
 @transaction.atomic
 def night_games_start(*, night: ClubNight, user: User) -> list[LeagueGame]:
     """Start a game for every seated table that has none yet, with the season's frozen rules."""
-    night = (
-        ClubNight.objects.select_for_update().select_related("league", "season").get(pk=night.pk)
-    )
+    night = _open_night(night, "start games")
     started = _started_tables(night)
     tables: dict[int, dict[int, list[Player]]] = {}
     for a in (

@@ -16,6 +16,7 @@ from leagues.models import (
     Membership,
     Participation,
 )
+from leagues.services.closing import night_settle
 from leagues.services.core import (
     User,
     _checked,
@@ -35,6 +36,12 @@ def league_game_refresh(*, game: Game, sides: Sequence[Side], status: engine.Gam
     if league_game is None:
         return
     _results_write(league_game, sides, status)
+    _settle(league_game)
+
+
+def _settle(league_game: LeagueGame) -> None:
+    if league_game.night_id is not None:
+        night_settle(night_id=league_game.night_id, table=league_game.table)
 
 
 def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> None:
@@ -236,6 +243,7 @@ def game_void(*, league_game: LeagueGame, reason: str, user: User) -> LeagueGame
         before={"voided": False},
         after={"voided": True, "reason": reason, "game": league_game.game.public_id},
     )
+    _settle(league_game)
     return league_game
 
 
@@ -257,6 +265,7 @@ def game_unvoid(*, league_game: LeagueGame, user: User) -> LeagueGame:
         before={"voided": True, "reason": reason},
         after={"voided": False, "game": league_game.game.public_id},
     )
+    _settle(league_game)
     return league_game
 
 

@@ -77,6 +77,10 @@ def table_game(
             league=league, date=date, player_ids=[p.pk for p in everyone], user=None
         )
     else:
+        if night.closed_at is not None:
+            # Its tables so far have all finished, so the night closed by itself; another table
+            # tonight means the organiser opens it again.
+            services.night_reopen(night=night, user=None)
         for player in everyone:
             if not night.attendances.filter(player=player).exists():
                 services.night_arrival(night=night, player=player, user=None)

@@ -22,12 +22,12 @@ CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"
 
 
 RIVERSIDE_COUNTS = (
-    "1 league, 16 players, 16 memberships, 2 seasons, 2 club nights, 8 games, 26 rounds, "
-    "32 participations, 27 league events"
+    "1 league, 16 players, 16 memberships, 2 seasons, 2 club nights, 8 games, 32 rounds, "
+    "32 participations, 29 league events"
 )
 LADDER_COUNTS = (
     "1 league, 6 players, 6 memberships, 1 season, 1 club night, 3 games, 12 rounds, "
-    "6 participations, 11 league events"
+    "6 participations, 12 league events"
 )
 
 
@@ -116,8 +116,8 @@ def dumped(data: dict) -> dict:
 
 @pytest.fixture
 def demo_leagues(db):
-    # One night a season: a voided game, a game corrected after it ended, games in progress,
-    # tables of three, and three players in both leagues.
+    # One night a season: a voided game, a game corrected after it ended, nights closed by
+    # their last table, tables of three, and three players in both leagues.
     call_command("load_demo", nights=1, stdout=StringIO())
 
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from leagues import demo, selectors
-from leagues.models import League, LeagueGame, Participation
+from leagues.models import ClubNight, League, LeagueEvent, LeagueGame, Participation
 from scorekeeper.models import GameEvent
 
 
@@ -30,11 +30,11 @@ def row_counts() -> dict[str, int]:
 @pytest.mark.django_db
 def test_demo_loads_once_with_standings_in_every_season():
     # One night a season keeps the test quick: Riverside's summer night and its autumn night
-    # (the last, left in progress) have 16 players at four tables; the ladder plays one night
-    # of three tables.
+    # (the last) have 16 players at four tables; the ladder plays one night of three tables.
     output = load(nights=1)
 
     assert "Demo data loaded" in output
+    assert "3 club nights (3 closed), 11 games (11 finished, 1 voided, 1 corrected)" in output
     assert "demo-organiser" in output and "Demo account" in output
     organiser = get_user_model().objects.get(username=demo.ORGANISER)
     assert organiser.check_password(demo.ORGANISER_PASSWORD)
@@ -54,9 +54,9 @@ def test_demo_loads_once_with_standings_in_every_season():
     assert summer.rules["base"] == "ten-thousand" and autumn.rules["base"] == "four-rounds"
     assert riverside.preset == "four-rounds"
 
-    # Summer: four tables, one voided. Autumn: the first table finished (and corrected), three
-    # still playing. Ladder: three tables of two players, all finished.
-    expected = {(riverside, summer): (4, 3), (riverside, autumn): (4, 1)}
+    # Summer: four tables, one voided. Autumn: four tables finished, the first corrected.
+    # Ladder: three tables of two players, all finished.
+    expected = {(riverside, summer): (4, 3), (riverside, autumn): (4, 4)}
     expected[(ladder, ladder.seasons.get())] = (3, 3)
     for (league, season), (played, counted) in expected.items():
         assert LeagueGame.objects.filter(season=season).count() == played
@@ -71,9 +71,23 @@ def test_demo_loads_once_with_standings_in_every_season():
     voided = LeagueGame.objects.get(voided=True)
     assert voided.season == summer and voided.void_reason == demo.VOID_REASON
     assert not voided.participations.filter(counted=True).exists()
-    playing = LeagueGame.objects.filter(game__finished=False)
-    assert playing.count() == 3
-    assert all(g.night == playing[0].night and g.game.rounds.exists() for g in playing)
+    assert not LeagueGame.objects.filter(game__finished=False).exists()
+    # Every night closed by itself when its last table finished, the last autumn night too, so
+    # no night of the demo looks abandoned.
+    last = riverside.nights.get(season=autumn)
+    assert last.date == datetime.date(2026, 9, 3) and last.closed_at is not None
+    assert ClubNight.objects.filter(closed_at__isnull=True).count() == 0
+    closings = LeagueEvent.objects.filter(kind=LeagueEvent.Kind.NIGHT_CLOSED)
+    assert sorted(closings.values_list("league__slug", "who", "summary")) == [
+        (
+            "baskets-ladder",
+            "the system",
+            "Club night of 2026-09-03 closed: every table has finished",
+        ),
+        ("riverside", "the system", "Club night of 2026-07-02 closed: every table has finished"),
+        ("riverside", "the system", "Club night of 2026-09-03 closed: every table has finished"),
+    ]
+    assert not LeagueEvent.objects.filter(kind=LeagueEvent.Kind.NIGHT_REOPENED).exists()
     corrected = GameEvent.objects.get(kind=GameEvent.Kind.ROUND_CHANGED)
     assert corrected.game.league_game.season == autumn and corrected.game.finished
     assert corrected.who == demo.ORGANISER

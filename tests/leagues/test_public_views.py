@@ -292,10 +292,16 @@ def test_organisers_see_their_links(client, league, club, organiser):
         "/leagues/thursday/audit/",
     ]:
         assert f'href="{url}"' in league_page, url
-    for url in ["seating/", "start/", "arrivals/"]:
-        assert f'href="/leagues/thursday/nights/{night.pk}/{url}"' in night_page, url
+    # Its one game finished, so the night closed by itself: it offers reopening only.
+    assert f'href="/leagues/thursday/nights/{night.pk}/reopen/"' in night_page
     game = night.games.get()
     assert f'href="/leagues/thursday/games/{game.pk}/void/"' in night_page
+    services.night_reopen(night=night, user=organiser)
+    night_page = client.get(f"/leagues/thursday/nights/{night.pk}/").content.decode()
+    for url in ["seating/", "arrivals/", "close/"]:
+        assert f'href="/leagues/thursday/nights/{night.pk}/{url}"' in night_page, url
+    # Every seated table has started: nothing is left to start.
+    assert f'href="/leagues/thursday/nights/{night.pk}/start/"' not in night_page
 
 
 # Standings -----------------------------------------------------------------------------------

@@ -32,9 +32,9 @@ class Command(BaseCommand):
             self.style.SUCCESS(
                 f"Demo data loaded in {took:.1f} s: {summary.leagues} leagues, "
                 f"{summary.seasons} seasons, {summary.players} players "
-                f"({summary.memberships} memberships), {summary.nights} club nights, "
-                f"{summary.games} games ({summary.finished} finished, {summary.in_progress} "
-                f"in progress, {summary.voided} voided, {summary.corrected} corrected), "
+                f"({summary.memberships} memberships), {summary.nights} club nights "
+                f"({summary.closed} closed), {summary.games} games ({summary.finished} "
+                f"finished, {summary.voided} voided, {summary.corrected} corrected), "
                 f"{summary.rounds} rounds."
             )
         )
