@@ -8,7 +8,7 @@ the number of games, rounds or players.
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Q, QuerySet, Sum, Window
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
 from leagues.models import League, LeagueEvent, Membership, Participation, Season, rating_of
@@ -324,11 +324,15 @@ def rivals(meetings: Sequence[Meeting]) -> Rivals:
 
 def season_players(league: League, season: Season) -> list[tuple[int, str]]:
     """The players with a counted game in the season, by name: those head to head can show."""
+    # One index probe per member rather than a DISTINCT over every participation of the
+    # season: 200 probes against 40,000 rows at 20,000 games.
+    played = Participation.objects.filter(
+        season=season, counted=True, player_id=OuterRef("player_id")
+    )
     found = (
-        counted_participations(league, season)
+        Membership.objects.filter(league=league)
+        .filter(Exists(played))
         .values_list("player_id", "player__name")
-        .distinct()
-        .order_by()
     )
     return sorted(found, key=lambda row: (row[1].casefold(), row[0]))
 

@@ -3,10 +3,12 @@ club night. Anyone may read a public or unlisted league; a private one answers 4
 may not see it, so that its existence is not revealed."""
 
 import datetime
+from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -48,11 +50,15 @@ def _id_or_404(value: int) -> int:
     return value
 
 
+def _fragment_asked(request: HttpRequest) -> bool:
+    # htmx asks for the fragment; a history restore after a cache miss needs the whole page.
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
 def _render(
     request: HttpRequest, template: str, context: dict, partial: str | None = None
 ) -> HttpResponse:
-    # htmx asks for the fragment; a history restore after a cache miss needs the whole page.
-    if partial and request.htmx and not request.htmx.history_restore_request:
+    if partial and _fragment_asked(request):
         template += f"#{partial}"
     response = render(request, template, context)
     # The same URL answers a page or a fragment, so caches must key on the header.
@@ -192,6 +198,14 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
     return _standings_page(request, league, organiser, season_id)
 
 
+def _player_link(league: League) -> Callable[[int], str]:
+    """The address of a player's page from their id, reversed once: at 200 rows, a `{% url %}`
+    a row took more of the page's time than its queries did (bench/head_to_head.py)."""
+    marker = 1234567
+    head, tail = reverse("leagues:player", args=[league.slug, marker]).rsplit(str(marker), 1)
+    return lambda player_id: f"{head}{player_id}{tail}"
+
+
 @require_GET
 def head_to_head(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """One player's record against everyone they met in a season (?player=, sortable); with no
@@ -218,14 +232,23 @@ def head_to_head(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
     }
     if choice.player_id is not None:
         meetings = selectors.opponents(league, choice.player_id, season)
-        teams = league.play == League.Play.TEAMS
+        # The sort links' fragment is the record alone: no partners to read for it.
+        partners = (
+            selectors.partners(league, choice.player_id, season)
+            if league.play == League.Play.TEAMS and not _fragment_asked(request)
+            else []
+        )
+        link = _player_link(league)
         context |= {
-            "record": selectors.sort_meetings(meetings, sort, order == "desc"),
+            "record": [
+                (meeting, link(meeting.other_id))
+                for meeting in selectors.sort_meetings(meetings, sort, order == "desc")
+            ],
             "rivals": rivalry.rivals_text(selectors.rivals(meetings)),
             "columns": rivalry.record_columns(sort, order),
             "caption": rivalry.record_caption(choice.name, sort, order),
             "player_page": owned(choice.name, "player page", start=True),
-            "partners": selectors.partners(league, choice.player_id, season) if teams else [],
+            "partners": [(meeting, link(meeting.other_id)) for meeting in partners],
             "query": urlencode({"player": choice.player_id, "sort": sort, "order": order}),
         }
     elif context["small"]:
