@@ -11,10 +11,11 @@ with the test Client:
 - the page as first opened (no player chosen);
 - one player's record against everyone (?player=), the player with the most opponents;
 - the same sorted by losses, asked for by htmx (the fragment a sort link swaps in).
-Each is reported with its median and 95th-percentile time, its queries and its size in KB, and
-the median as a multiple of a hello-world request. The targets (issue 17): under 100 ms and
-under 200 KB at 20,000 games and 200 players. --smoke: 20 players, 200 games on 10 nights,
-3 requests (CI's size).
+Each is reported with its median and 95th-percentile time, its queries and its size in KB, the
+median as a multiple of a hello-world request, and the median CPU time of this process (server
+and SQLite), which waiting for a core on a busy machine does not inflate. The targets (issue
+17): under 100 ms and under 200 KB at 20,000 games and 200 players. --smoke: 20 players, 200
+games on 10 nights, 3 requests (CI's size).
 """
 
 import argparse
@@ -92,11 +93,12 @@ def measure(label: str, url: str, requests: int, hello: float, htmx: bool = Fals
     get()  # warm-up: the first request fills caches (templates, content types)
     with connection.execute_wrapper(count):
         body = get()
-    times = []
+    times, cpu = [], []
     for _ in range(requests):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         get()
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
     times.sort()
     median = statistics.median(times)
     p95 = times[math.ceil(len(times) * 0.95) - 1]  # nearest rank
@@ -107,6 +109,9 @@ def measure(label: str, url: str, requests: int, hello: float, htmx: bool = Fals
         f"{kb:,.1f} KB of HTML"
     )
     print(f"  median {ratio(median, hello)}")
+    # On a shared machine the wall clock includes waiting for a core; the CPU time does not
+    # (SQLite runs in this process, so its work is counted).
+    print(f"  median CPU time {statistics.median(cpu):.1f} ms")
     verdict = "within" if median < TARGET_MS and kb < TARGET_KB else "OVER"
     print(f"  {verdict} the targets ({TARGET_MS} ms, {TARGET_KB} KB)")
 
