@@ -120,10 +120,14 @@ def test_a_sort_link_turns_the_sorted_column_round_and_names_its_fragment(client
     assert f'href="{url}?player={ann}&amp;sort=games&amp;order=desc"' in page
 
 
-def test_htmx_gets_the_record_alone(client, club, url):
-    response = client.get(
-        url, {"player": club["Ann"].pk, "sort": "name", "order": "asc"}, HTTP_HX_REQUEST="true"
-    )
+def test_htmx_gets_the_record_alone(client, club, url, django_assert_num_queries):
+    # The league, its seasons, the season's players and the opponents: no partners for it.
+    with django_assert_num_queries(4):
+        response = client.get(
+            url,
+            {"player": club["Ann"].pk, "sort": "name", "order": "asc"},
+            HTTP_HX_REQUEST="true",
+        )
 
     page = response.content.decode()
     assert page.lstrip().startswith('<div class="table-wrap h2h-scroll" id="h2h-record">')
