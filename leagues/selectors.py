@@ -306,8 +306,8 @@ class Rivals:
 
 def rivals(meetings: Sequence[Meeting]) -> Rivals:
     """The most met opponent, the nemesis and the best record against; None where no opponent
-    qualifies (a nemesis must have beaten the player more often than not). Equal margins go to
-    the opponent met more often, then by name."""
+    qualifies (most met: more games than any other; nemesis: has beaten the player more often
+    than not). Equal margins go to the opponent met more often, then by name."""
     by_games = sorted(meetings, key=lambda m: (-m.games, m.other.casefold(), m.other_id))
     nemesis = min(
         (m for m in by_games if m.losses > m.wins),
@@ -319,7 +319,9 @@ def rivals(meetings: Sequence[Meeting]) -> Rivals:
         key=lambda m: m.losses - m.wins,
         default=None,
     )
-    return Rivals(by_games[0] if by_games else None, nemesis, best)
+    # Most met only when one opponent stands out: a tie at the top, broken by name, says nothing.
+    alone = len(by_games) == 1 or (len(by_games) > 1 and by_games[0].games > by_games[1].games)
+    return Rivals(by_games[0] if alone else None, nemesis, best)
 
 
 def season_players(league: League, season: Season) -> list[tuple[int, str]]:

@@ -66,7 +66,8 @@ def test_a_players_record_against_each_opponent(client, club, url):
     ]
     page = text(response)
     assert "Ann against each opponent" in page
-    assert "Most met Bob : won 2, lost 1 of 3 games" in page
+    # Bob and Dan both met Ann three times: neither is "most met".
+    assert "Most met" not in page
     assert "Nemesis Cat : won 0, tied 1, lost 1 of 2 games" in page
     assert "Best against Dan : won 2, tied 1, lost 0 of 3 games" in page
     assert f'<option value="{club["Ann"].pk}" selected>Ann</option>' in response.content.decode()
@@ -234,14 +235,23 @@ def meeting(other: str, wins: int, ties: int, losses: int, other_id: int = 1) ->
 
 
 def test_rivals_need_a_losing_or_winning_record():
-    even = [meeting("Bob", 1, 0, 1), meeting("Cat", 0, 2, 0)]
+    even = [meeting("Bob", 1, 0, 2), meeting("Cat", 0, 2, 0)]
 
     found = selectors.rivals(even)
 
-    assert found.most_met.other == "Bob"
-    assert found.nemesis is None
+    assert found.nemesis.other == "Bob"
     assert found.best_against is None
+    assert selectors.rivals([meeting("Cat", 0, 2, 0)]) == selectors.Rivals(
+        meeting("Cat", 0, 2, 0), None, None
+    )
     assert selectors.rivals([]) == selectors.Rivals(None, None, None)
+
+
+def test_most_met_only_when_one_opponent_stands_out():
+    assert selectors.rivals([meeting("Bob", 1, 0, 2), meeting("Cat", 0, 2, 0)]).most_met == (
+        meeting("Bob", 1, 0, 2)
+    )
+    assert selectors.rivals([meeting("Bob", 1, 0, 1), meeting("Cat", 0, 2, 0)]).most_met is None
 
 
 def test_the_nemesis_has_the_most_losses_net_of_wins_then_the_most_games():
