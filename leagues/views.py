@@ -3,19 +3,22 @@ club night. Anyone may read a public or unlisted league; a private one answers 4
 may not see it, so that its existence is not revealed."""
 
 import datetime
+from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from leagues import csv_exports, documents, player_stats, selectors
+from leagues import csv_exports, documents, player_stats, rivalry, selectors
 from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
 from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_download
-from scorekeeper.formatting import number, rule_set_name
+from scorekeeper.formatting import number, owned, rule_set_name
 from scorekeeper.pdf.night_pack import build_night_pack
 from scorekeeper.pdf.score_card import build_score_card
 from scorekeeper.pdf.standings import build_standings
@@ -47,11 +50,15 @@ def _id_or_404(value: int) -> int:
     return value
 
 
+def _fragment_asked(request: HttpRequest) -> bool:
+    # htmx asks for the fragment; a history restore after a cache miss needs the whole page.
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
 def _render(
     request: HttpRequest, template: str, context: dict, partial: str | None = None
 ) -> HttpResponse:
-    # htmx asks for the fragment; a history restore after a cache miss needs the whole page.
-    if partial and request.htmx and not request.htmx.history_restore_request:
+    if partial and _fragment_asked(request):
         template += f"#{partial}"
     response = render(request, template, context)
     # The same URL answers a page or a fragment, so caches must key on the header.
@@ -191,34 +198,70 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
     return _standings_page(request, league, organiser, season_id)
 
 
+def _player_link(league: League) -> Callable[[int], str]:
+    """The address of a player's page from their id, reversed once: at 200 rows, a `{% url %}`
+    a row took more of the page's time than its queries did (bench/head_to_head.py)."""
+    marker = 1234567
+    head, tail = reverse("leagues:player", args=[league.slug, marker]).rsplit(str(marker), 1)
+    return lambda player_id: f"{head}{player_id}{tail}"
+
+
 @require_GET
 def head_to_head(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """One player's record against everyone they met in a season (?player=, sortable); with no
+    player chosen, the chooser, and the whole matrix when the season is small."""
     league, organiser = _league_or_404(request, slug)
     seasons = player_stats.league_seasons(league)
     season = _season_or_404(seasons, season_id)
-    matrix = selectors.head_to_head(league, season)
-    ties = any(cell.ties for cell in matrix.cells.values())
-    rows = [
-        (
-            player_id,
-            name,
-            [
-                (other, cell)
-                for (other, _), cell in zip(matrix.players, matrix.row(player_id), strict=True)
-            ],
-        )
-        for player_id, name in matrix.players
-    ]
+    players = selectors.season_players(league, season)
+
+    def member_name(player_id: int) -> str | None:
+        membership = player_stats.membership_get(league, player_id)
+        return membership.player.name if membership is not None else None
+
+    choice = rivalry.choose(request.GET.get("player"), players, season.name, member_name)
+    sort, order = rivalry.sort_order(request.GET.get("sort"), request.GET.get("order"))
     context = {
         "league": league,
         "is_organiser": organiser,
         "season": season,
         "seasons": seasons,
-        "players": matrix.players,
-        "rows": rows,
-        "ties": ties,
+        "players": players,
+        "choice": choice,
+        "small": len(players) <= rivalry.MATRIX_MAX,
     }
-    return render(request, "leagues/head_to_head.html", context)
+    if choice.player_id is not None:
+        meetings = selectors.opponents(league, choice.player_id, season)
+        # The sort links' fragment is the record alone: no partners to read for it.
+        partners = (
+            selectors.partners(league, choice.player_id, season)
+            if league.play == League.Play.TEAMS and not _fragment_asked(request)
+            else []
+        )
+        link = _player_link(league)
+        context |= {
+            "record": [
+                (meeting, link(meeting.other_id))
+                for meeting in selectors.sort_meetings(meetings, sort, order == "desc")
+            ],
+            "rivals": rivalry.rivals_text(selectors.rivals(meetings)),
+            "columns": rivalry.record_columns(sort, order),
+            "caption": rivalry.record_caption(choice.name, sort, order),
+            "player_page": owned(choice.name, "player page", start=True),
+            "partners": [(meeting, link(meeting.other_id)) for meeting in partners],
+            "query": urlencode({"player": choice.player_id, "sort": sort, "order": order}),
+        }
+    elif context["small"]:
+        matrix = selectors.head_to_head(league, season)
+        context |= {
+            "matrix_players": matrix.players,
+            "rows": [
+                (player_id, name, list(zip(matrix.players, matrix.row(player_id), strict=True)))
+                for player_id, name in matrix.players
+            ],
+            "ties": any(cell.ties for cell in matrix.cells.values()),
+        }
+    return _render(request, "leagues/head_to_head.html", context, "record")
 
 
 @require_GET

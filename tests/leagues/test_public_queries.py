@@ -11,7 +11,8 @@ from tests.leagues.conftest import UserFactory, league_with, members, play, tabl
 
 # For a visitor who is not signed in.
 STANDINGS_QUERIES = 5  # league, seasons, standings' totals, last five and ratings
-HEAD_TO_HEAD_QUERIES = 6  # league, seasons, pairs, standings' three
+HEAD_TO_HEAD_QUERIES = 7  # league, seasons, the season's players, pairs, standings' three
+HEAD_TO_HEAD_PLAYER_QUERIES = 5  # league, seasons, the season's players, opponents, partners
 LEAGUE_QUERIES = 6  # league, seasons, standings' three, nights
 # league, membership, history and its tables' players, count, rule sets with their card
 # figures, ratings, partners, opponents, other leagues
@@ -54,6 +55,10 @@ def test_league_pages_queries_do_not_grow_with_games(
         ("/leagues/thursday/standings/?sort=rating&order=asc", STANDINGS_QUERIES),
         (f"/leagues/thursday/seasons/{season.pk}/standings/", STANDINGS_QUERIES),
         (f"/leagues/thursday/seasons/{season.pk}/head-to-head/", HEAD_TO_HEAD_QUERIES),
+        (
+            f"/leagues/thursday/seasons/{season.pk}/head-to-head/?player={p[0].pk}&sort=wins",
+            HEAD_TO_HEAD_PLAYER_QUERIES,
+        ),
         (f"/leagues/thursday/players/{p[0].pk}/", PLAYER_QUERIES),
         (f"/leagues/thursday/nights/{night.pk}/", NIGHT_QUERIES),
     ]

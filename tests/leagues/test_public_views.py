@@ -481,7 +481,7 @@ def test_head_to_head_cells(client, league, club, season):
     ]
     page = response.content.decode()
     assert '<td class="self"></td>' in page
-    assert '<div class="table-wrap">' in page
+    assert '<div class="table-wrap h2h-scroll" role="region"' in page
     assert '<th scope="col"><a href="/leagues/thursday/players/' in page
     assert '<th scope="row"><a href="/leagues/thursday/players/' in page
     assert "wins–ties–losses" in text(response)
