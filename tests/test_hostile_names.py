@@ -245,6 +245,7 @@ GET_ONLY = {
     "leagues:head_to_head",
     "leagues:player",
     "leagues:night",
+    "leagues:night_projector",
     "leagues:night_pack",
     "leagues:audit",
 }
