@@ -1,0 +1,212 @@
+"""Issue 17: every league page fits a phone held upright (360×740) and a laptop (1280×800) with
+nothing to scroll sideways, and the standings show their ranking column without scrolling.
+
+The pages are found by walking the URL patterns of leagues/urls.py (and the organiser's, which it
+includes), so a page added later is measured too; a pattern whose parameters this test does not
+know how to fill from the demo league fails it, rather than going unmeasured.
+
+`E2E_DOCS=1` also saves the standings screenshots of docs/leagues.md into docs/.
+"""
+
+import os
+from dataclasses import dataclass
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import URLPattern, URLResolver, reverse
+from playwright.sync_api import Page, expect
+
+from leagues import demo, urls
+from leagues.models import League, LeagueGame
+from tests.e2e.journey import ROOT, assert_fits
+
+SCREENS = {"phone": (360, 740), "laptop": (1280, 800)}
+# Files, not pages: nothing to lay out in a window.
+DOWNLOADS = (".pdf", ".csv")
+# The pages that show the standings, and so must show the ranking column without scrolling.
+RANKED = {"detail", "standings", "season_standings"}
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    route: str
+    params: tuple[str, ...]
+
+
+def league_routes(patterns=urls.urlpatterns, prefix: str = "") -> list[Route]:
+    """Every named pattern under /leagues/, the organiser's included, with its parameters."""
+    found = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            found += league_routes(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            route = prefix + str(pattern.pattern)
+            found.append(Route(pattern.name, route, tuple(pattern.pattern.converters)))
+    return found
+
+
+def parameters(league: League) -> dict[str, dict[str, object]]:
+    """What fills each parameter, from the demo league: its latest season and club night, a
+    member who has played, a counted game (and the voided one, for the page that lifts a void)."""
+    night = league.nights.order_by("-date").first()
+    counted = LeagueGame.objects.filter(league=league, voided=False).order_by("-pk").first()
+    voided = LeagueGame.objects.filter(league=league, voided=True).first()
+    player = league.participations.filter(counted=True).order_by("player__name").first().player
+    common = {
+        "slug": league.slug,
+        "season_id": night.season_id,
+        "night_id": night.pk,
+        "player_id": player.pk,
+        "league_game_id": counted.pk,
+    }
+    return {"*": common, "game_unvoid": {**common, "league_game_id": voided.pk}}
+
+
+def league_pages(league: League) -> list[tuple[str, str]]:
+    """(pattern name, path) of every league page; fails naming any pattern it cannot fill."""
+    values = parameters(league)
+    pages, unknown = [], []
+    for route in league_routes():
+        if route.route.endswith(DOWNLOADS):
+            continue
+        filled = values.get(route.name, values["*"])
+        missing = [name for name in route.params if name not in filled]
+        if missing:
+            unknown.append(f"{route.route} ({route.name}): {', '.join(missing)}")
+            continue
+        kwargs = {name: filled[name] for name in route.params}
+        pages.append((route.name, reverse(f"leagues:{route.name}", kwargs=kwargs)))
+    if unknown:
+        pytest.fail(
+            "tests/e2e/test_league_layout.py does not know how to fill these league URL "
+            "parameters from the demo data, so their pages go unmeasured; add them to "
+            "parameters(): " + "; ".join(unknown)
+        )
+    # The standings sorted on another column (the # stays the rank), as a visitor's link leaves it.
+    standings = next(path for name, path in pages if name == "season_standings")
+    pages.append(("season_standings", f"{standings}?sort=name&order=asc"))
+    return pages
+
+
+@pytest.fixture
+def riverside(transactional_db) -> League:
+    call_command("load_demo", stdout=StringIO())
+    return League.objects.get(slug=demo.RIVERSIDE)
+
+
+def sign_in(page: Page, base_url: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Username").fill(demo.ORGANISER)
+    page.get_by_label("Password").fill(demo.ORGANISER_PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+# Whether the element shows whole in the window and in its table's scrolling box, on top (not
+# under the sticky rank and player), once the window is scrolled down to it but never sideways.
+SHOWN_WITHOUT_SCROLLING = """(element) => {
+    window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 200);
+    const box = element.getBoundingClientRect();
+    const wrap = element.closest(".table-wrap");
+    const frame = wrap ? wrap.getBoundingClientRect() : {left: 0, right: window.innerWidth};
+    const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+    return {
+        inWindow: box.left >= 0 && box.right <= document.documentElement.clientWidth,
+        inBox: box.left >= frame.left && box.right <= frame.right + 0.5,
+        onTop: hit !== null && element.contains(hit),
+        scrolledSideways: wrap ? wrap.scrollLeft : 0,
+        text: element.innerText.trim(),
+    };
+}"""
+
+
+def assert_ranking_column_shown(page: Page) -> None:
+    """The League points header and the first rows' league points show without scrolling."""
+    header = page.locator("#standings-table thead th", has_text="League points")
+    cells = page.locator("#standings-table tbody td.total")
+    expect(header).to_have_count(1)
+    assert cells.count() >= 3, page.url
+    for element in [header, *(cells.nth(n) for n in range(3))]:
+        shown = element.evaluate(SHOWN_WITHOUT_SCROLLING)
+        assert shown == {
+            "inWindow": True,
+            "inBox": True,
+            "onTop": True,
+            "scrolledSideways": 0,
+            "text": shown["text"],
+        }, f"{page.url}: {shown}"
+
+
+def docs_picture(page: Page, name: str) -> None:
+    # Only on request, so that an ordinary run never rewrites the committed pictures.
+    if os.environ.get("E2E_DOCS") != "1":
+        return
+    top = page.locator("h1").bounding_box()["y"]
+    page.evaluate("(y) => window.scrollTo(0, y)", top - 16)
+    page.screenshot(path=ROOT / "docs" / f"{name}.png", caret="initial")
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_league_page_fits_the_screen_and_shows_the_ranking_column(
+    screen, riverside, live_server, new_context, journey
+):
+    width, height = SCREENS[screen]
+    context = new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=screen == "phone",
+        has_touch=screen == "phone",
+    )
+    page = journey.watch(context.new_page(), screen)
+    pages = league_pages(riverside)
+    sign_in(page, live_server.url)
+    # The Baskets ladder scores on total points: the widest figures of the demo.
+    ladder = League.objects.get(slug=demo.LADDER)
+    pages += [
+        ("standings", reverse("leagues:standings", args=[ladder.slug])),
+        ("detail", reverse("leagues:detail", args=[ladder.slug])),
+    ]
+
+    too_wide = []
+    for number, (name, path) in enumerate(pages, start=1):
+        response = page.goto(live_server.url + path)
+        assert response is not None and response.status == 200, (path, response)
+        page.wait_for_load_state("load")
+        page.screenshot(path=journey.folder / f"{number:02d}-{name}-{width}.png", full_page=True)
+        try:
+            assert_fits(page)
+        except AssertionError as error:
+            too_wide.append(str(error))
+        if name in RANKED:
+            assert_ranking_column_shown(page)
+    assert not too_wide, "\n".join(too_wide)
+
+    page.goto(live_server.url + reverse("leagues:standings", args=[riverside.slug]))
+    docs_picture(page, f"league-standings-{width}")
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_sorting_the_standings_keeps_the_ranking_column_in_view(
+    screen, riverside, live_server, new_context, journey
+):
+    width, height = SCREENS[screen]
+    page = journey.watch(
+        new_context(viewport={"width": width, "height": height}, is_mobile=screen == "phone")
+        .new_page(),
+        screen,
+    )
+    page.goto(live_server.url + reverse("leagues:standings", args=[riverside.slug]))
+    first_before = page.locator("#standings-table tbody tr").first.inner_text()
+
+    # Through htmx: the table alone is swapped, the address follows.
+    page.locator("#standings-table thead").get_by_role("link", name="Player").click()
+    expect(page).to_have_url(
+        live_server.url + reverse("leagues:standings", args=[riverside.slug]) + "?sort=name&order=asc"
+    )
+    expect(page.locator("#standings-table th[aria-sort='ascending']")).to_contain_text("Player")
+
+    assert_fits(page)
+    assert_ranking_column_shown(page)
+    assert page.locator("#standings-table tbody tr").first.inner_text() != first_before
+    journey.check(page, f"sorted-by-name-{width}")
