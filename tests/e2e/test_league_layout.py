@@ -96,6 +96,24 @@ def riverside(transactional_db) -> League:
     return League.objects.get(slug=demo.RIVERSIDE)
 
 
+@pytest.fixture
+def window(browser, browser_context_args):
+    """A browser window of one of the SCREENS: a phone (touch, mobile) or a laptop."""
+    opened = []
+
+    def open_window(screen: str):
+        width, height = SCREENS[screen]
+        phone = screen == "phone"
+        args = {**browser_context_args, "viewport": {"width": width, "height": height}}
+        context = browser.new_context(**{**args, "is_mobile": phone, "has_touch": phone})
+        opened.append(context)
+        return context
+
+    yield open_window
+    for context in opened:
+        context.close()
+
+
 def sign_in(page: Page, base_url: str) -> None:
     page.goto(f"{base_url}/accounts/login/")
     page.get_by_label("Username").fill(demo.ORGANISER)
@@ -150,15 +168,10 @@ def docs_picture(page: Page, name: str) -> None:
 
 @pytest.mark.parametrize("screen", SCREENS)
 def test_every_league_page_fits_the_screen_and_shows_the_ranking_column(
-    screen, riverside, live_server, new_context, journey
+    screen, riverside, live_server, window, journey
 ):
-    width, height = SCREENS[screen]
-    context = new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=screen == "phone",
-        has_touch=screen == "phone",
-    )
-    page = journey.watch(context.new_page(), screen)
+    width, _ = SCREENS[screen]
+    page = journey.watch(window(screen).new_page(), screen)
     pages = league_pages(riverside)
     sign_in(page, live_server.url)
     # The Baskets ladder scores on total points: the widest figures of the demo.
@@ -168,12 +181,15 @@ def test_every_league_page_fits_the_screen_and_shows_the_ranking_column(
         ("detail", reverse("leagues:detail", args=[ladder.slug])),
     ]
 
+    # The parametrised runs share the journey's folder, which each run empties first.
+    folder = journey.folder / screen
+    folder.mkdir()
     too_wide = []
     for number, (name, path) in enumerate(pages, start=1):
         response = page.goto(live_server.url + path)
         assert response is not None and response.status == 200, (path, response)
         page.wait_for_load_state("load")
-        page.screenshot(path=journey.folder / f"{number:02d}-{name}-{width}.png", full_page=True)
+        page.screenshot(path=folder / f"{number:02d}-{name}.png", full_page=True)
         try:
             assert_fits(page)
         except AssertionError as error:
@@ -188,14 +204,10 @@ def test_every_league_page_fits_the_screen_and_shows_the_ranking_column(
 
 @pytest.mark.parametrize("screen", SCREENS)
 def test_sorting_the_standings_keeps_the_ranking_column_in_view(
-    screen, riverside, live_server, new_context, journey
+    screen, riverside, live_server, window, journey
 ):
-    width, height = SCREENS[screen]
-    page = journey.watch(
-        new_context(viewport={"width": width, "height": height}, is_mobile=screen == "phone")
-        .new_page(),
-        screen,
-    )
+    width, _ = SCREENS[screen]
+    page = journey.watch(window(screen).new_page(), screen)
     page.goto(live_server.url + reverse("leagues:standings", args=[riverside.slug]))
     first_before = page.locator("#standings-table tbody tr").first.inner_text()
 
@@ -210,3 +222,18 @@ def test_sorting_the_standings_keeps_the_ranking_column_in_view(
     assert_ranking_column_shown(page)
     assert page.locator("#standings-table tbody tr").first.inner_text() != first_before
     journey.check(page, f"sorted-by-name-{width}")
+
+
+def test_assert_fits_names_what_makes_a_page_too_wide(window):
+    page = window("phone").new_page()
+    page.set_content(
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<body style="margin:0"><p>fits</p><div id="wide" style="width:505px">1100.0</div></body>'
+    )
+
+    with pytest.raises(AssertionError) as refused:
+        assert_fits(page)
+
+    assert str(refused.value).endswith(
+        "is 505 px wide in a 360 px window; sticking out: div#wide to 505 px"
+    )
