@@ -366,9 +366,10 @@ def test_sorting_by_each_column(client, league, club, season):
         page = response.content.decode()
         assert page.count("aria-sort=") == 1
         flipped = "asc" if order == "desc" else "desc"
+        aria_sort = "descending" if order == "desc" else "ascending"
         # The sorted header says how it is sorted, and its link turns the order round.
         assert re.search(
-            rf'<th scope="col"(?: class="player")? aria-sort="{"descending" if order == "desc" else "ascending"}">'
+            rf'<th scope="col"(?: class="player")? aria-sort="{aria_sort}">'
             rf'\s*<a href="{url}\?sort={sort}&amp;order={flipped}" hx-get="{url}\?sort={sort}'
             rf'&amp;order={flipped}" hx-target="#standings-table" hx-swap="outerHTML" '
             rf'hx-push-url="true">{re.escape(SORTS[sort])}',
