@@ -163,6 +163,10 @@ def assert_ranking_column_shown(page: Page) -> None:
         }, f"{page.url}: {shown}"
 
 
+def names(rows) -> list[str]:
+    return rows.locator("th.player").all_inner_texts()
+
+
 def docs_picture(page: Page, name: str) -> None:
     # Only on request, so that an ordinary run never rewrites the committed pictures.
     if os.environ.get("E2E_DOCS") != "1":
@@ -222,7 +226,8 @@ def test_sorting_the_standings_keeps_the_ranking_column_in_view(
     page = journey.watch(window(screen).new_page(), screen)
     url = live_server.url + reverse("leagues:standings", args=[riverside.slug])
     page.goto(url)
-    first_before = page.locator("#standings-table tbody tr").first.inner_text()
+    rows = page.locator("#standings-table tbody tr")
+    ranks_before = dict(zip(names(rows), rows.locator("td.rank").all_inner_texts(), strict=True))
 
     # Through htmx: the table alone is swapped, the address follows.
     page.locator("#standings-table thead").get_by_role("link", name="Player").click()
@@ -231,8 +236,17 @@ def test_sorting_the_standings_keeps_the_ranking_column_in_view(
 
     assert_fits(page)
     assert_ranking_column_shown(page)
-    assert page.locator("#standings-table tbody tr").first.inner_text() != first_before
+    # A to Z now, each player keeping the rank the standings give them.
+    assert names(rows) == sorted(ranks_before, key=str.casefold)
+    assert dict(zip(names(rows), rows.locator("td.rank").all_inner_texts(), strict=True)) == (
+        ranks_before
+    )
     journey.check(page, f"sorted-by-name-{width}")
+
+    # The league page's top ten: the same table, not sortable; axe-core checks it too.
+    page.goto(live_server.url + reverse("leagues:detail", args=[riverside.slug]))
+    assert_ranking_column_shown(page)
+    journey.check(page, f"league-{width}")
 
 
 def test_assert_fits_names_what_makes_a_page_too_wide(window):
