@@ -163,6 +163,32 @@ def assert_ranking_column_shown(page: Page) -> None:
         }, f"{page.url}: {shown}"
 
 
+# Where the text of the Player header starts and its first name starts; where the text of the
+# League points header ends and its first figure ends (the ▼ of a sorted column counts as text).
+TEXT_EDGES = """() => {
+    const text = (element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        return range.getBoundingClientRect();
+    };
+    const table = document.querySelector("#standings-table");
+    const points = [...table.querySelectorAll("thead th")]
+        .find((th) => th.textContent.includes("League points"));
+    return {
+        player: [text(table.querySelector("thead th.player")).left,
+                 text(table.querySelector("tbody th.player a")).left],
+        points: [text(points).right, text(table.querySelector("tbody td.total")).right],
+    };
+}"""
+
+
+def assert_headers_line_up(page: Page) -> None:
+    """The Player header starts where the names do; League points ends where its figures do."""
+    edges = page.evaluate(TEXT_EDGES)
+    for column, (header, cell) in edges.items():
+        assert abs(header - cell) < 1, f"{page.url}: {column} header at {header}, cells at {cell}"
+
+
 def names(rows) -> list[str]:
     return rows.locator("th.player").all_inner_texts()
 
@@ -211,6 +237,7 @@ def test_every_league_page_fits_the_screen_and_shows_the_ranking_column(
             too_wide.append(str(error))
         if name in RANKED:
             assert_ranking_column_shown(page)
+            assert_headers_line_up(page)
     assert not too_wide, "\n".join(too_wide)
     assert measured >= 24, f"only {measured} league pages measured"
 
