@@ -152,17 +152,17 @@ def standings(
     return sort_standings(ranked(table), sort, descending)
 
 
+# The tie-breaks that are ratios, as exact fractions: two equal records must compare equal,
+# which floats from different divisions (2/4 and 1/2 of a larger sum) need not.
+_EXACT = {
+    "win_pct": lambda row: Fraction(2 * row.wins + row.ties, 2 * (row.games or 1)),
+    "avg_margin": lambda row: Fraction(row.points_for - row.points_against, row.games or 1),
+}
+
+
 def tie_break_key(row: StandingRow) -> tuple:
-    """The record the tie-breaks compare, best first, as exact fractions: two records that
-    are equal must compare equal, which floats of different divisions need not."""
-    games = row.games or 1
-    return (
-        row.league_points,
-        row.wins,
-        Fraction(2 * row.wins + row.ties, games),
-        Fraction(row.points_for - row.points_against, games),
-        row.points_for,
-    )
+    """The record the tie-breaks compare, in the order of TIE_BREAK, bigger is better."""
+    return tuple(_EXACT[key](row) if key in _EXACT else getattr(row, key) for key in TIE_BREAK)
 
 
 def ranked(rows: Sequence[StandingRow]) -> list[StandingRow]:

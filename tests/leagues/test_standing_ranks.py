@@ -6,7 +6,7 @@ import datetime
 
 import pytest
 
-from leagues.selectors import standings
+from leagues.selectors import StandingRow, ranked, standings
 from tests.leagues.conftest import members, play, table_game
 from tests.leagues.test_csv import read
 from tests.leagues.test_pdfs import download
@@ -67,6 +67,25 @@ def test_a_three_way_tie_shares_the_rank_and_the_next_one_skips(league, tied):
     rows = standings(league)
 
     assert ranks(rows) == ["=1 Ann", "=1 Bob", "=1 Eve", "4 Cy", "5 Fay", "6 Di"]
+
+
+def record(name: str, games: int, wins: int, ties: int, points_for: int, against: int):
+    # A league scored on total points: the league points are the points for.
+    losses = games - wins - ties
+    figures = (games, wins, ties, losses, points_for, against, points_for)
+    return StandingRow(1, name, *figures, rating=None, last_five="")
+
+
+def test_equal_records_from_different_games_share_a_rank():
+    # Ann: a win, a tie and a loss; Bob: a win and a loss. Both: 900 points, 1 win, 50 %,
+    # +100 a game. The games played are not a tie-break.
+    rows = [
+        record("Cy", 2, 1, 0, 900, 800),
+        record("Bob", 2, 1, 0, 900, 700),
+        record("Ann", 3, 1, 1, 900, 600),
+    ]
+
+    assert ranks(ranked(rows)) == ["3 Cy", "=1 Bob", "=1 Ann"]
 
 
 def test_the_standings_page_shows_shared_ranks_and_says_what_the_rank_is(client, league, tied):
