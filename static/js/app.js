@@ -182,7 +182,7 @@ for (const form of document.querySelectorAll("form[data-undo-seconds]")) {
 // while the table is wider than its box. The shadow at the box's edge says so without this.
 function showScrollHints() {
   document.querySelectorAll(".scroll-hint").forEach((hint) => {
-    const box = hint.parentElement.querySelector(".scroll-cue");
+    const box = hint.parentElement.querySelector(".standings-scroll");
     if (box) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
   });
 }
