@@ -59,7 +59,7 @@ def standings_csv(
     """The standings with the columns of the page and the PDF, in the page's default order."""
     return csv_response(
         [column.heading for column in documents.standings_columns()],
-        (documents.standings_row(n, row, plain=True) for n, row in enumerate(rows, 1)),
+        (documents.standings_row(row, plain=True) for row in rows),
         documents.standings_file_stem(league, season),
     )
 

@@ -18,7 +18,7 @@ from leagues.models import ClubNight, League, Season
 from scorekeeper import engine
 from scorekeeper.documents import card_sides, dealers_for, file_stem
 from scorekeeper.engine.house_rules import house_rules_text
-from scorekeeper.formatting import decimal, number, rule_set_name
+from scorekeeper.formatting import decimal, number, percent, rule_set_name
 from scorekeeper.pdf.night_pack import NightPack, PackTable
 from scorekeeper.pdf.score_card import TARGET_ROUNDS, CardSide, ScoreCard
 from scorekeeper.pdf.standings import Column, StandingsSheet
@@ -64,7 +64,8 @@ def _cells(
         "wins": lambda row: whole(row.wins),
         "ties": lambda row: whole(row.ties),
         "losses": lambda row: whole(row.losses),
-        "win_pct": lambda row: figure(row.win_pct),
+        # Win % never exceeds 100 nor falls below 0: the one writing suits page and sheet.
+        "win_pct": lambda row: percent(row.win_pct),
         "points_for": lambda row: whole(row.points_for),
         "points_against": lambda row: whole(row.points_against),
         "avg_score": lambda row: figure(row.avg_score),
@@ -92,14 +93,12 @@ def standings_columns() -> tuple[Column, ...]:
     )
 
 
-def standings_row(
-    position: int, row: selectors.StandingRow, *, plain: bool = False
-) -> tuple[str, ...]:
-    """A row of the printed table: what the standings page shows in each cell; `plain` for a
-    spreadsheet's cells."""
+def standings_row(row: selectors.StandingRow, *, plain: bool = False) -> tuple[str, ...]:
+    """A row of the printed table: what the standings page shows in each cell, its rank first
+    ("=1" when shared); `plain` for a spreadsheet's cells."""
     cells = PLAIN_CELLS if plain else CELLS
     return (
-        str(position) if plain else number(position),
+        row.plain_rank if plain else row.rank,
         *(cells[key](row) for key in selectors.SORTS),
         row.last_five or NONE,
     )
@@ -119,7 +118,7 @@ def standings_sheet(
         league=league.name,
         season=season.name if season is not None else ALL_TIME,
         columns=standings_columns(),
-        rows=tuple(standings_row(n, row) for n, row in enumerate(rows, 1)),
+        rows=tuple(standings_row(row) for row in rows),
         printed_on=printed_on,
         starts_on=season.starts_on if season is not None else None,
         ends_on=season.ends_on if season is not None else None,

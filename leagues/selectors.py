@@ -5,19 +5,27 @@ game, kept up to date whenever a game is scored), so a page costs the same few q
 the number of games, rounds or players.
 """
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
 from leagues.models import League, LeagueEvent, Membership, Participation, Season, rating_of
+from scorekeeper.formatting import number
 
-# The documented order that breaks ties in the standings, after the column sorted on.
+# The documented order that breaks ties in the standings, after the column sorted on. Players
+# level on all five share a rank; their names only order them on the page.
 TIE_BREAK = ("league_points", "wins", "win_pct", "avg_margin", "points_for")
 
+# The columns in the order the page, the PDF and the CSV show them: what a standing is ranked
+# on (league points) and how many games it rests on first, so that a phone shows them without
+# scrolling; the rest of the record after.
 SORTS = {
     "name": "Player",
+    "league_points": "League points",
     "games": "Games",
     "wins": "Wins",
     "ties": "Ties",
@@ -27,7 +35,6 @@ SORTS = {
     "points_against": "Points against",
     "avg_score": "Average score",
     "avg_margin": "Average margin",
-    "league_points": "League points",
     "rating": "Rating",
 }
 
@@ -50,6 +57,20 @@ class StandingRow:
     league_points: int
     rating: float | None
     last_five: str
+    # The standing rank (1 is top) whatever the table is sorted on; `shared` when the
+    # tie-breaks cannot separate this player from another.
+    place: int = 0
+    shared: bool = False
+
+    @property
+    def rank(self) -> str:
+        """`3`, or `=1` for a rank shared with another player."""
+        return ("=" if self.shared else "") + number(self.place)
+
+    @property
+    def plain_rank(self) -> str:
+        """The rank for a spreadsheet: digits without a thousands separator."""
+        return ("=" if self.shared else "") + str(self.place)
 
     @property
     def win_pct(self) -> float:
@@ -133,7 +154,36 @@ def standings(
         )
         for row in totals
     ]
-    return sort_standings(table, sort, descending)
+    return sort_standings(ranked(table), sort, descending)
+
+
+# The tie-breaks that are ratios, as exact fractions: two equal records must compare equal,
+# which floats from different divisions (2/4 and 1/2 of a larger sum) need not.
+_EXACT = {
+    "win_pct": lambda row: Fraction(2 * row.wins + row.ties, 2 * (row.games or 1)),
+    "avg_margin": lambda row: Fraction(row.points_for - row.points_against, row.games or 1),
+}
+
+
+def tie_break_key(row: StandingRow) -> tuple:
+    """The record the tie-breaks compare, in the order of TIE_BREAK, bigger is better."""
+    return tuple(_EXACT[key](row) if key in _EXACT else getattr(row, key) for key in TIE_BREAK)
+
+
+def ranked(rows: Sequence[StandingRow]) -> list[StandingRow]:
+    """The rows with their standing rank: one more than the number of players with a better
+    record under the tie-breaks, shared by players whose records are equal ("=1", "=1", "3")."""
+    keys = [tie_break_key(row) for row in rows]
+    best_first = sorted(keys, reverse=True)
+    place_of: dict[tuple, int] = {}
+    count_of: dict[tuple, int] = {}
+    for index, key in enumerate(best_first, start=1):
+        place_of.setdefault(key, index)
+        count_of[key] = count_of.get(key, 0) + 1
+    return [
+        dataclasses.replace(row, place=place_of[key], shared=count_of[key] > 1)
+        for row, key in zip(rows, keys, strict=True)
+    ]
 
 
 def sort_standings(rows: Sequence[StandingRow], sort: str, descending: bool) -> list[StandingRow]:
@@ -141,8 +191,8 @@ def sort_standings(rows: Sequence[StandingRow], sort: str, descending: bool) -> 
     if sort not in SORTS:
         sort = "league_points"
     ordered = sorted(rows, key=lambda r: r.name.casefold())
-    for key in reversed(TIE_BREAK):
-        ordered.sort(key=lambda r, key=key: getattr(r, key), reverse=True)
+    # The same comparison as the ranks, so that players sharing a rank sit together.
+    ordered.sort(key=tie_break_key, reverse=True)
     if sort == "name":
         ordered.sort(key=lambda r: r.name.casefold(), reverse=descending)
     elif sort == "rating":

@@ -81,8 +81,9 @@ def scoring_text(league: League) -> str:
 
 
 TIE_BREAK_TEXT = (
-    "Ties are broken by league points, then wins, then win % (a tie counts half a win), "
-    "then average margin, then points for, then name."
+    "Ranked by league points, then wins, then win % (a tie counts half a win), then average "
+    "margin, then points for. Players level on all of these share a rank, shown as “=1”, "
+    "and are listed by name."
 )
 
 

@@ -177,3 +177,15 @@ if (document.readyState === "loading") {
 for (const form of document.querySelectorAll("form[data-undo-seconds]")) {
   setTimeout(() => form.remove(), Number(form.dataset.undoSeconds) * 1000);
 }
+
+// Wide tables (the standings): the hint above a table says there are more columns, shown only
+// while the table is wider than its box. The shadow at the box's edge says so without this.
+function showScrollHints() {
+  document.querySelectorAll(".scroll-hint").forEach((hint) => {
+    const box = hint.parentElement.querySelector(".standings-scroll");
+    if (box) hint.hidden = box.scrollWidth <= box.clientWidth + 1;
+  });
+}
+showScrollHints();
+document.addEventListener("htmx:load", showScrollHints);
+window.addEventListener("resize", showScrollHints);

@@ -97,3 +97,34 @@ def axe_violations(page: Page) -> list[str]:
             summary = " ".join(node.get("failureSummary", "").split())
             lines.append(f"    {json.dumps(node['target'])}: {summary}")
     return lines
+
+
+# The elements whose right edge passes the window's, deepest first: what makes a page too wide.
+_TOO_WIDE = """() => {
+    const width = document.documentElement.clientWidth;
+    const found = [];
+    for (const element of document.body.querySelectorAll("*")) {
+        const box = element.getBoundingClientRect();
+        if (box.right > width + 0.5 && box.width > 0
+                && ![...element.children].some((child) =>
+                    child.getBoundingClientRect().right > width + 0.5)) {
+            const name = element.tagName.toLowerCase()
+                + (element.id ? "#" + element.id : "")
+                + [...element.classList].map((c) => "." + c).join("");
+            found.push(`${name} to ${Math.round(box.right)} px`);
+        }
+    }
+    return {
+        scroll: document.documentElement.scrollWidth, client: width, culprits: found.slice(0, 8),
+    };
+}"""
+
+
+def assert_fits(page: Page) -> None:
+    """Assert the page is no wider than its window (nothing to scroll sideways), naming the
+    elements that stick out when it is."""
+    found = page.evaluate(_TOO_WIDE)
+    assert found["scroll"] <= found["client"], (
+        f"{page.url} is {found['scroll']} px wide in a {found['client']} px window; "
+        f"sticking out: {', '.join(found['culprits']) or 'nothing measurable'}"
+    )

@@ -40,20 +40,21 @@ SEATS = {
 #   Ann & Fin:  2 × 500 + 2 × 100 red threes + 700 laid down − 120 in hand = 1780
 TOTALS = {1: (3250, 1125), 2: (1360, 1780)}
 
-# The season's standings after those two games: a win is 2 league points, a loss 0; equal
-# league points go to the bigger margin, then to the name. Everyone started at the same rating,
+# The season's standings after those two games: a win is 2 league points, a loss 0. Partners
+# have the same record, which no tie-break separates: they share a rank ("=1"), in name order;
+# equal league points otherwise go to the bigger margin. Everyone started at the same rating,
 # so one game moves each winner to 3.4 and each loser to −1.8, whatever the margin. Numbers are
 # written as on every page: thousands separators and a true minus sign (U+2212).
-#  # player games W T L win% for against average margin league-points rating
+#  # player league-points games W T L win% for against average margin rating
 STANDINGS = [
-    ("1 Bob  1 1 0 0 100.0 3,250 1,125 3,250.0  2,125.0 2 3.4", "Win, newest first"),
-    ("2 Eve  1 1 0 0 100.0 3,250 1,125 3,250.0  2,125.0 2 3.4", "Win, newest first"),
-    ("3 Ann  1 1 0 0 100.0 1,780 1,360 1,780.0    420.0 2 3.4", "Win, newest first"),
-    ("4 Fin  1 1 0 0 100.0 1,780 1,360 1,780.0    420.0 2 3.4", "Win, newest first"),
-    ("5 Dan  1 0 0 1   0.0 1,360 1,780 1,360.0   −420.0 0 −1.8", "Loss, newest first"),
-    ("6 Gil  1 0 0 1   0.0 1,360 1,780 1,360.0   −420.0 0 −1.8", "Loss, newest first"),
-    ("7 Cat  1 0 0 1   0.0 1,125 3,250 1,125.0 −2,125.0 0 −1.8", "Loss, newest first"),
-    ("8 Hana 1 0 0 1   0.0 1,125 3,250 1,125.0 −2,125.0 0 −1.8", "Loss, newest first"),
+    ("=1 Bob  2 1 1 0 0 100 3,250 1,125 3,250.0  2,125.0 3.4", "Win, newest first"),
+    ("=1 Eve  2 1 1 0 0 100 3,250 1,125 3,250.0  2,125.0 3.4", "Win, newest first"),
+    ("=3 Ann  2 1 1 0 0 100 1,780 1,360 1,780.0    420.0 3.4", "Win, newest first"),
+    ("=3 Fin  2 1 1 0 0 100 1,780 1,360 1,780.0    420.0 3.4", "Win, newest first"),
+    ("=5 Dan  0 1 0 0 1   0 1,360 1,780 1,360.0   −420.0 −1.8", "Loss, newest first"),
+    ("=5 Gil  0 1 0 0 1   0 1,360 1,780 1,360.0   −420.0 −1.8", "Loss, newest first"),
+    ("=7 Cat  0 1 0 0 1   0 1,125 3,250 1,125.0 −2,125.0 −1.8", "Loss, newest first"),
+    ("=7 Hana 0 1 0 0 1   0 1,125 3,250 1,125.0 −2,125.0 −1.8", "Loss, newest first"),
 ]
 
 
@@ -343,5 +344,5 @@ def test_a_club_night_is_seated_scored_at_two_tables_at_once_and_followed_live(
     spectator.get_by_role("navigation", name="Seasons").get_by_role("link", name="All time").click()
     expect(spectator.get_by_role("heading", name="Standings: all time")).to_be_visible()
     expect(rows.locator("th")).to_have_text([line.split()[1] for line, _ in STANDINGS])
-    expect(rows.locator("td.total")).to_have_text([line.split()[-2] for line, _ in STANDINGS])
+    expect(rows.locator("td.total")).to_have_text([line.split()[2] for line, _ in STANDINGS])
     journey.check(spectator, "all-time-standings")

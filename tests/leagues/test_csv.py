@@ -22,6 +22,7 @@ GAMES_QUERIES = 4  # league, seasons, the games with their nights and round coun
 STANDINGS_HEADER = [
     "#",
     "Player",
+    "League points",
     "Games",
     "Wins",
     "Ties",
@@ -31,7 +32,6 @@ STANDINGS_HEADER = [
     "Points against",
     "Average score",
     "Average margin",
-    "League points",
     "Rating",
     "Last five",
 ]
@@ -132,11 +132,12 @@ def test_season_standings_csv_has_the_columns_of_the_page(client, small):
     ann, bob, zoe, evil = (rating(league, players[name]) for name in (ANN, BOB, "Zoë", EVIL))
     assert read(response) == [
         STANDINGS_HEADER,
-        ["1", ANN, "1", "1", "0", "0", "100.0", "500", "300", "500.0", "200.0", "2", ann, "W"],
-        # Tied on everything, the two are in name order: "=" comes before "Z".
-        ["2", "'" + EVIL, "1", "0", "1", "0", "50.0", "400", "400", "400.0", "0.0", "1", evil, "T"],
-        ["3", "Zoë", "1", "0", "1", "0", "50.0", "400", "400", "400.0", "0.0", "1", zoe, "T"],
-        ["4", BOB, "1", "0", "0", "1", "0.0", "300", "500", "300.0", "-200.0", "0", bob, "L"],
+        ["1", ANN, "2", "1", "1", "0", "0", "100", "500", "300", "500.0", "200.0", ann, "W"],
+        # Tied on everything, the two share second place ("=2", defused as a formula would be,
+        # which a spreadsheet shows as =2) and are in name order: "=" comes before "Z".
+        ["'=2", "'" + EVIL, "1", "1", "0", "1", "0", "50", "400", "400", "400.0", "0.0", evil, "T"],
+        ["'=2", "Zoë", "1", "1", "0", "1", "0", "50", "400", "400", "400.0", "0.0", zoe, "T"],
+        ["4", BOB, "0", "1", "0", "0", "1", "0", "300", "500", "300.0", "-200.0", bob, "L"],
     ]  # fmt: skip
 
 
@@ -151,10 +152,10 @@ def test_all_time_standings_csv(client, small):
     rows = read(response)
     assert rows[0] == STANDINGS_HEADER
     assert [row[:3] for row in rows[1:]] == [
-        ["1", ANN, "1"],
-        ["2", "'" + EVIL, "1"],
-        ["3", "Zoë", "1"],
-        ["4", BOB, "1"],
+        ["1", ANN, "2"],
+        ["'=2", "'" + EVIL, "1"],
+        ["'=2", "Zoë", "1"],
+        ["4", BOB, "0"],
     ]
 
 

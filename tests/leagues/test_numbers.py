@@ -79,6 +79,6 @@ def test_the_demo_leagues_pages_and_standings_pdf_write_numbers_one_way(client, 
     assert {where: hits for where, hits in found.items() if hits} == {}
     # A ladder scored on total points: its losers' margins are negative, its points in thousands.
     # (Who sits where in the demo follows the players' ids, so the row is matched by its figures.)
-    row = r"4 [^0-9]+ 1 0 0 1 0\.0 3,525 5,785 3,525\.0 \u22122,260\.0 3,525 \u22121\.8"
+    row = r"4 [^0-9]+ 3,525 1 0 0 1 0 3,525 5,785 3,525\.0 \u22122,260\.0 \u22121\.8"
     assert re.search(f"{row} Loss, newest first L ", texts[urls[2]])
     assert re.search(f"{row} L ", " ".join(pdfs[ladder.slug].split()))

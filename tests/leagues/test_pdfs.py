@@ -88,8 +88,8 @@ def club(league, monkeypatch):
 
 
 HEADER = (
-    "# Player Games Wins Ties Losses Win % Points for Points against Average score "
-    "Average margin League points Rating Last five"
+    "# Player League points Games Wins Ties Losses Win % Points for Points against "
+    "Average score Average margin Rating Last five"
 )
 
 
@@ -111,10 +111,10 @@ def test_a_season_standings_pdf_prints_every_row_as_the_page_does(
     # Bob 5 points; Cat and Ann 3 each, Cat ahead on average margin; Dan 1.
     assert (
         f"{HEADER} "
-        f"1 Bob 3 2 1 0 83.3 1,500 900 500.0 200.0 5 {r['Bob']} WTW "
-        f"2 Cat 3 1 1 1 50.0 1,300 1,100 433.3 66.7 3 {r['Cat']} WTL "
-        f"3 Ann 3 1 1 1 50.0 1,100 1,300 366.7 \u221266.7 3 {r['Ann']} LTW "
-        f"4 Dan 3 0 1 2 16.7 900 1,500 300.0 \u2212200.0 1 {r['Dan']} LTL "
+        f"1 Bob 5 3 2 1 0 83.3 1,500 900 500.0 200.0 {r['Bob']} WTW "
+        f"2 Cat 3 3 1 1 1 50 1,300 1,100 433.3 66.7 {r['Cat']} WTL "
+        f"3 Ann 3 3 1 1 1 50 1,100 1,300 366.7 \u221266.7 {r['Ann']} LTW "
+        f"4 Dan 1 3 0 1 2 16.7 900 1,500 300.0 \u2212200.0 {r['Dan']} LTL "
         f"{views.TIE_BREAK_TEXT} League points for a game: Win 2, tie 1, loss 0. "
         f"{documents.RATING_NOTE} {documents.MARKS_NOTE}"
     ) in words
@@ -138,10 +138,10 @@ def test_the_all_time_standings_pdf_counts_every_season(
     assert "Thursday Club Standings: All time Printed 22 November 2026" in words
     assert (
         f"{HEADER} "
-        f"1 Bob 4 3 1 0 87.5 2,200 1,000 550.0 300.0 7 {r['Bob']} WTWW "
-        f"2 Ann 4 2 1 1 62.5 1,800 1,400 450.0 100.0 5 {r['Ann']} LTWW "
-        f"3 Cat 4 1 1 2 37.5 1,400 1,800 350.0 \u2212100.0 3 {r['Cat']} WTLL "
-        f"4 Dan 4 0 1 3 12.5 1,000 2,200 250.0 \u2212300.0 1 {r['Dan']} LTLL "
+        f"1 Bob 7 4 3 1 0 87.5 2,200 1,000 550.0 300.0 {r['Bob']} WTWW "
+        f"2 Ann 5 4 2 1 1 62.5 1,800 1,400 450.0 100.0 {r['Ann']} LTWW "
+        f"3 Cat 3 4 1 1 2 37.5 1,400 1,800 350.0 \u2212100.0 {r['Cat']} WTLL "
+        f"4 Dan 1 4 0 1 3 12.5 1,000 2,200 250.0 \u2212300.0 {r['Dan']} LTLL "
     ) in words
     assert "September" not in words
     page = client.get("/leagues/thursday/standings/")

@@ -313,16 +313,17 @@ def test_the_standings_rows_are_what_the_games_give(client, league, club, season
     assert response.status_code == 200
     r = {name: rating(league, club[name]) for name in club}
     assert body_rows(response) == [
-        f"1 | Bob | 3 | 2 | 1 | 0 | 83.3 | 1,500 | 900 | 500.0 | 200.0 | 5 | {r['Bob']} | WTW",
-        f"2 | Cat | 3 | 1 | 1 | 1 | 50.0 | 1,300 | 1,100 | 433.3 | 66.7 | 3 | {r['Cat']} | WTL",
-        f"3 | Ann | 3 | 1 | 1 | 1 | 50.0 | 1,100 | 1,300 | 366.7 | {M}66.7 | 3 | {r['Ann']} | LTW",
-        f"4 | Dan | 3 | 0 | 1 | 2 | 16.7 | 900 | 1,500 | 300.0 | {M}200.0 | 1 | {r['Dan']} | LTL",
+        f"1 | Bob | 5 | 3 | 2 | 1 | 0 | 83.3 | 1,500 | 900 | 500.0 | 200.0 | {r['Bob']} | WTW",
+        f"2 | Cat | 3 | 3 | 1 | 1 | 1 | 50 | 1,300 | 1,100 | 433.3 | 66.7 | {r['Cat']} | WTL",
+        f"3 | Ann | 3 | 3 | 1 | 1 | 1 | 50 | 1,100 | 1,300 | 366.7 | {M}66.7 | {r['Ann']} | LTW",
+        f"4 | Dan | 1 | 3 | 0 | 1 | 2 | 16.7 | 900 | 1,500 | 300.0 | {M}200.0 | {r['Dan']} | LTL",
     ]
     page = response.content.decode()
     assert 'aria-label="Win, tie, win, newest first"' in page
     assert (
-        "Ties are broken by league points, then wins, then win % (a tie counts half a win), "
-        "then average margin, then points for, then name."
+        "Ranked by league points, then wins, then win % (a tie counts half a win), then average "
+        "margin, then points for. Players level on all of these share a rank, shown as “=1”, "
+        "and are listed by name. # is that standing rank, whichever column the table is sorted by."
     ) in text(response)
     assert "League points for a game: Win 2, tie 1, loss 0." in text(response)
     assert f'href="/leagues/thursday/seasons/{season.pk}/head-to-head/"' in page
@@ -345,8 +346,13 @@ def test_total_scoring_explains_itself_and_ranks_by_points(client, organiser):
     response = client.get("/leagues/thursday/standings/")
 
     assert "League points are the total points scored." in text(response)
-    assert body_rows(response)[0].startswith("1 | Ann | 1 | 1 | 0 | 0 | 100.0 | 500 | 300 |")
-    assert body_rows(response)[0].split(" | ")[11] == "500"
+    # Ann and Bob won the same game together: nothing separates them, so they share the top.
+    assert [row.split(" | ")[:10] for row in body_rows(response)] == [
+        ["=1", "Ann", "500", "1", "1", "0", "0", "100", "500", "300"],
+        ["=1", "Bob", "500", "1", "1", "0", "0", "100", "500", "300"],
+        ["=3", "Cat", "300", "1", "0", "0", "1", "0", "300", "500"],
+        ["=3", "Dan", "300", "1", "0", "0", "1", "0", "300", "500"],
+    ]
 
 
 def test_unrated_players_show_a_dash(client, league, club, season):
@@ -403,9 +409,10 @@ def test_sorting_by_each_column(client, league, club, season):
         page = response.content.decode()
         assert page.count("aria-sort=") == 1
         flipped = "asc" if order == "desc" else "desc"
+        aria_sort = "descending" if order == "desc" else "ascending"
         # The sorted header says how it is sorted, and its link turns the order round.
         assert re.search(
-            rf'<th scope="col" aria-sort="{"descending" if order == "desc" else "ascending"}">'
+            rf'<th scope="col"(?: class="player")? aria-sort="{aria_sort}">'
             rf'\s*<a href="{url}\?sort={sort}&amp;order={flipped}" hx-get="{url}\?sort={sort}'
             rf'&amp;order={flipped}" hx-target="#standings-table" hx-swap="outerHTML" '
             rf'hx-push-url="true">{re.escape(SORTS[sort])}',
@@ -448,7 +455,7 @@ def test_htmx_gets_the_table_alone(client, league, club):
     )
 
     page = response.content.decode()
-    assert page.lstrip().startswith('<div class="table-wrap" id="standings-table">')
+    assert page.lstrip().startswith('<div class="standings-box" id="standings-table">')
     assert "<html" not in page
     assert [row.split(" | ")[1] for row in body_rows(response)] == ["Ann", "Bob", "Cat", "Dan"]
     assert "HX-Request" in response["Vary"]
