@@ -117,9 +117,14 @@ def test_every_table_shows_its_totals_state_and_the_side_ahead(client, night):
     assert marked(page) == ["Ann & Bob ★ 700 (winner)", "Ivy & Jo ★ 400 (leading)"]
     assert "Thursday Club Club night, Thursday 1 October 2026" in text(page)
     assert "Live · updated" in text(page)
-    # Only Ann, Bob, Cat and Dan have a game that counts: Bob and Ann tie on every tie-break
-    # and the name orders them, as on the standings page.
-    assert top(page) == ["1 | Ann | 2 | 1", "2 | Bob | 2 | 1", "3 | Cat | 0 | 1", "4 | Dan | 0 | 1"]
+    # Only Ann, Bob, Cat and Dan have a game that counts: partners level on every tie-break
+    # share a rank, and the name orders them, as on the standings page.
+    assert top(page) == [
+        "=1 | Ann | 2 | 1",
+        "=1 | Bob | 2 | 1",
+        "=3 | Cat | 0 | 1",
+        "=3 | Dan | 0 | 1",
+    ]
 
 
 def test_a_round_saved_at_a_table_changes_the_projector(client, night):
@@ -134,14 +139,14 @@ def test_a_round_saved_at_a_table_changes_the_projector(client, night):
     assert marked(after) == ["Ann & Bob ★ 700 (winner)", "Gus & Hal ★ 850 (winner)"]
     # Gus and Hal's margin (350) beats Ann and Bob's (300); the losers in the same order.
     assert top(after) == [
-        "1 | Gus | 2 | 1",
-        "2 | Hal | 2 | 1",
-        "3 | Ann | 2 | 1",
-        "4 | Bob | 2 | 1",
-        "5 | Cat | 0 | 1",
-        "6 | Dan | 0 | 1",
-        "7 | Ivy | 0 | 1",
-        "8 | Jo | 0 | 1",
+        "=1 | Gus | 2 | 1",
+        "=1 | Hal | 2 | 1",
+        "=3 | Ann | 2 | 1",
+        "=3 | Bob | 2 | 1",
+        "=5 | Cat | 0 | 1",
+        "=5 | Dan | 0 | 1",
+        "=7 | Ivy | 0 | 1",
+        "=7 | Jo | 0 | 1",
     ]
 
 
@@ -155,14 +160,18 @@ def test_the_top_of_the_standings_stops_at_ten(client, organiser):
 
     page = client.get(url(night)).content.decode()
 
+    # Each table's winners (and losers) are level on every tie-break with their partner.
     assert top(page) == [
-        f"{rank} | {name} | 2 | 1"
-        for rank, name in enumerate(["P02", "P03", "P06", "P07", "P10", "P11"], 1)
-    ] + [
-        "7 | P08 | 0 | 1",
-        "8 | P09 | 0 | 1",
-        "9 | P04 | 0 | 1",
-        "10 | P05 | 0 | 1",
+        "=1 | P02 | 2 | 1",
+        "=1 | P03 | 2 | 1",
+        "=3 | P06 | 2 | 1",
+        "=3 | P07 | 2 | 1",
+        "=5 | P10 | 2 | 1",
+        "=5 | P11 | 2 | 1",
+        "=7 | P08 | 0 | 1",
+        "=7 | P09 | 0 | 1",
+        "=9 | P04 | 0 | 1",
+        "=9 | P05 | 0 | 1",
     ]
     assert cards(page)[0] == "Table 1 1 round · finished P00 & P01 300 P02 & P03 ★ 1,200"
 
@@ -201,7 +210,7 @@ def test_a_closed_night_shows_its_final_results_and_stops_refreshing(client, nig
     assert "http-equiv" not in page
     assert "htmx.min.js" not in page
     assert cards(page)[0] == "Table 1 2 rounds · finished Ann & Bob ★ 700 Cat & Dan 400"
-    assert top(page)[0] == "1 | Ann | 2 | 1"
+    assert top(page)[0] == "=1 | Ann | 2 | 1"
 
 
 def big_night(organiser, tables: int):
