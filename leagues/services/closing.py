@@ -96,7 +96,7 @@ def night_close(*, night: ClubNight, user: User) -> ClubNight:
                 *problems,
             ]
         )
-    _close(night, user, f"Club night of {night.date} closed")
+    _close(night, user, f"Club night of {_day(night.date)} closed")
     return night
 
 
@@ -106,7 +106,7 @@ def night_reopen(*, night: ClubNight, user: User) -> ClubNight:
     night = ClubNight.objects.select_for_update().select_related("league").get(pk=night.pk)
     if night.closed_at is None:
         raise _refuse("night", f"The club night of {_day(night.date)} is open already.")
-    _reopen(night, user, f"Club night of {night.date} reopened")
+    _reopen(night, user, f"Club night of {_day(night.date)} reopened")
     return night
 
 
@@ -122,10 +122,13 @@ def night_settle(*, night_id: int, table: int | None) -> None:
     if night.closed_at is None:
         waiting = night.attendances.filter(table__isnull=True, arrived_late=True).exists()
         if not problems and not waiting and night.games.exists():
-            _close(night, None, f"Club night of {night.date} closed: every table has finished")
+            _close(
+                night, None, f"Club night of {_day(night.date)} closed: every table has finished"
+            )
     elif problems:
         _reopen(
             night,
             None,
-            f"Club night of {night.date} reopened: table {table}'s game is being played again",
+            f"Club night of {_day(night.date)} reopened: "
+            f"table {table}'s game is being played again",
         )

@@ -30,6 +30,7 @@ from leagues.services.core import (
 from leagues.services.seasons import _day, season_for
 from scorekeeper import engine
 from scorekeeper import services as games
+from scorekeeper.formatting import number
 
 
 def _members(league: League, player_ids: Sequence[int]) -> list[Player]:
@@ -57,7 +58,7 @@ def night_create(
         league,
         LeagueEvent.Kind.NIGHT_ADDED,
         user,
-        f"Club night of {date} added with {len(players)} players",
+        f"Club night of {_day(date)} added with {number(len(players))} players",
         after={"date": str(date), "players": sorted(p.name for p in players)},
     )
     return night
@@ -144,7 +145,7 @@ def night_seating_propose(*, night: ClubNight, user: User) -> seating.Seating:
         league,
         LeagueEvent.Kind.SEATING_SET,
         user,
-        f"Seating proposed for the club night of {night.date}",
+        f"Seating proposed for the club night of {_day(night.date)}",
         after=_seating_log(night),
     )
     return proposal
@@ -235,7 +236,7 @@ def night_seating_set(*, night: ClubNight, choices: Sequence[SeatChoice], user: 
         night.league,
         LeagueEvent.Kind.SEATING_SET,
         user,
-        f"Seating set by hand for the club night of {night.date}",
+        f"Seating set by hand for the club night of {_day(night.date)}",
         after=_seating_log(night),
     )
 
@@ -286,7 +287,7 @@ def night_arrival(*, night: ClubNight, player: Player, user: User) -> Attendance
         night.league,
         LeagueEvent.Kind.LATE_ARRIVAL,
         user,
-        f"{player.name} arrived late at the club night of {night.date}",
+        f"{player.name} arrived late at the club night of {_day(night.date)}",
         after={"player": player.name},
     )
     return attendance
@@ -377,7 +378,7 @@ def night_games_start(*, night: ClubNight, user: User) -> list[LeagueGame]:
         LeagueEvent.Kind.GAMES_STARTED,
         user,
         f"Games started at table{'s' if len(created) > 1 else ''} "
-        f"{', '.join(str(g.table) for g in created)} on {night.date}",
+        f"{', '.join(str(g.table) for g in created)} on {_day(night.date)}",
         after={"tables": [g.table for g in created]},
     )
     return created

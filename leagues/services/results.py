@@ -23,6 +23,7 @@ from leagues.services.core import (
     _event,
     _refuse,
 )
+from leagues.services.seasons import _day
 from scorekeeper import engine
 from scorekeeper.models import Game, Side
 from scorekeeper.scoring import status_for
@@ -239,7 +240,7 @@ def game_void(*, league_game: LeagueGame, reason: str, user: User) -> LeagueGame
         league_game.league,
         LeagueEvent.Kind.GAME_VOIDED,
         user,
-        f"Game {league_game.game} of {league_game.date} voided: {reason}",
+        f"Game {league_game.game} of {_day(league_game.date)} voided: {reason}",
         before={"voided": False},
         after={"voided": True, "reason": reason, "game": league_game.game.public_id},
     )
@@ -261,7 +262,7 @@ def game_unvoid(*, league_game: LeagueGame, user: User) -> LeagueGame:
         league_game.league,
         LeagueEvent.Kind.GAME_RESTORED,
         user,
-        f"Game {league_game.game} of {league_game.date} counts again",
+        f"Game {league_game.game} of {_day(league_game.date)} counts again",
         before={"voided": True, "reason": reason},
         after={"voided": False, "game": league_game.game.public_id},
     )

@@ -82,10 +82,18 @@ def test_demo_loads_once_with_standings_in_every_season():
         (
             "baskets-ladder",
             "the system",
-            "Club night of 2026-09-03 closed: every table has finished",
+            "Club night of 3 September 2026 closed: every table has finished",
         ),
-        ("riverside", "the system", "Club night of 2026-07-02 closed: every table has finished"),
-        ("riverside", "the system", "Club night of 2026-09-03 closed: every table has finished"),
+        (
+            "riverside",
+            "the system",
+            "Club night of 2 July 2026 closed: every table has finished",
+        ),
+        (
+            "riverside",
+            "the system",
+            "Club night of 3 September 2026 closed: every table has finished",
+        ),
     ]
     assert not LeagueEvent.objects.filter(kind=LeagueEvent.Kind.NIGHT_REOPENED).exists()
     corrected = GameEvent.objects.get(kind=GameEvent.Kind.ROUND_CHANGED)

@@ -129,7 +129,7 @@ def test_once_the_playing_table_is_voided_the_organiser_closes_the_night(two_rou
 
     night.refresh_from_db()
     assert before <= night.closed_at <= timezone.now()
-    assert events(night) == [("night_closed", "olive", "Club night of 2026-10-01 closed")]
+    assert events(night) == [("night_closed", "olive", "Club night of 1 October 2026 closed")]
     # Closing twice (a double submit) is told, and changes nothing.
     closed_at = night.closed_at
     assert refused(services.night_close, night=night, user=organiser) == [
@@ -175,8 +175,12 @@ def test_a_closed_night_refuses_seating_games_and_arrivals_until_it_is_reopened(
         ("night", "The club night of 1 October 2026 is open already.")
     ]
     assert events(night) == [
-        ("night_closed", "the system", "Club night of 2026-10-01 closed: every table has finished"),
-        ("night_reopened", "olive", "Club night of 2026-10-01 reopened"),
+        (
+            "night_closed",
+            "the system",
+            "Club night of 1 October 2026 closed: every table has finished",
+        ),
+        ("night_reopened", "olive", "Club night of 1 October 2026 reopened"),
     ]
 
 
@@ -192,7 +196,11 @@ def test_the_last_table_to_finish_closes_the_night(two_rounds):
     night.refresh_from_db()
     assert night.closed_at is not None
     assert events(night) == [
-        ("night_closed", "the system", "Club night of 2026-10-01 closed: every table has finished")
+        (
+            "night_closed",
+            "the system",
+            "Club night of 1 October 2026 closed: every table has finished",
+        )
     ]
 
 
@@ -222,13 +230,21 @@ def test_a_correction_that_reopens_a_game_reopens_its_night_and_the_game_closes_
     night.refresh_from_db()
     assert night.closed_at is not None
     assert events(night) == [
-        ("night_closed", "the system", "Club night of 2026-10-01 closed: every table has finished"),
+        (
+            "night_closed",
+            "the system",
+            "Club night of 1 October 2026 closed: every table has finished",
+        ),
         (
             "night_reopened",
             "the system",
-            "Club night of 2026-10-01 reopened: table 2's game is being played again",
+            "Club night of 1 October 2026 reopened: table 2's game is being played again",
         ),
-        ("night_closed", "the system", "Club night of 2026-10-01 closed: every table has finished"),
+        (
+            "night_closed",
+            "the system",
+            "Club night of 1 October 2026 closed: every table has finished",
+        ),
     ]
 
 

@@ -1191,7 +1191,7 @@ def test_the_audit_shows_a_round_correction_and_a_void(
     assert "<dt>entry</dt>" in html
     assert "&quot;melded_points&quot;: 500" in html
     assert (
-        "<strong>Game Ann &amp; Bob vs Cy &amp; Di of 2026-10-01 voided: Wrong &lt;deck&gt;"
+        "<strong>Game Ann &amp; Bob vs Cy &amp; Di of 1 October 2026 voided: Wrong &lt;deck&gt;"
         "</strong>" in html
     )
     assert "<dt>reason</dt><dd>Wrong &lt;deck&gt;</dd>" in html
