@@ -80,7 +80,9 @@ def _reopen(night: ClubNight, user: User, summary: str) -> None:
 def night_close(*, night: ClubNight, user: User) -> ClubNight:
     """Close the night: refused while a table plays or waits to start, so that no game is left
     unfinished on a night that says it is over."""
-    night = ClubNight.objects.select_for_update().select_related("league").get(pk=night.pk)
+    night = (
+        ClubNight.objects.select_for_update(of=("self",)).select_related("league").get(pk=night.pk)
+    )
     if night.closed_at is not None:
         raise _refuse("night", f"The club night of {_day(night.date)} is already closed.")
     problems = _unfinished(night)
@@ -103,7 +105,9 @@ def night_close(*, night: ClubNight, user: User) -> ClubNight:
 @transaction.atomic
 def night_reopen(*, night: ClubNight, user: User) -> ClubNight:
     """Open a closed night again, to seat a late table or start a game."""
-    night = ClubNight.objects.select_for_update().select_related("league").get(pk=night.pk)
+    night = (
+        ClubNight.objects.select_for_update(of=("self",)).select_related("league").get(pk=night.pk)
+    )
     if night.closed_at is None:
         raise _refuse("night", f"The club night of {_day(night.date)} is open already.")
     _reopen(night, user, f"Club night of {_day(night.date)} reopened")
@@ -117,7 +121,17 @@ def night_settle(*, night_id: int, table: int | None) -> None:
     so the night commits or rolls back with it."""
     # Locked after the game's rows, as every writer of a night's game does; the lock makes the
     # last two tables finishing at once see each other's result.
-    night = ClubNight.objects.select_for_update().select_related("league").get(pk=night_id)
+    night = (
+        ClubNight.objects.select_for_update(of=("self",)).select_related("league").get(pk=night_id)
+    )
+    if night.closed_at is None and table is not None:
+        # Every round of every table comes here: while this table still plays, the night
+        # cannot be done, and one query says so.
+        playing = LeagueGame.objects.filter(
+            night=night, table=table, game__finished=False, voided=False
+        ).exists()
+        if playing:
+            return
     problems = _unfinished(night)
     if night.closed_at is None:
         waiting = night.attendances.filter(table__isnull=True, arrived_late=True).exists()

@@ -68,7 +68,9 @@ def _open_night(night: ClubNight, doing: str) -> ClubNight:
     """The night locked, refused when it is closed: a closed night's record stays as it was
     left until the organiser reopens it."""
     night = (
-        ClubNight.objects.select_for_update().select_related("league", "season").get(pk=night.pk)
+        ClubNight.objects.select_for_update(of=("self",))
+        .select_related("league", "season")
+        .get(pk=night.pk)
     )
     if night.closed_at is not None:
         raise _refuse(
