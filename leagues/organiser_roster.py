@@ -109,7 +109,8 @@ class ConfirmForm(Form):
                 and len(seen) == len(rows)
                 and all(outcome in roster.OUTCOMES for outcome in seen)
             )
-        except (KeyError, TypeError, ValueError):
+        # RecursionError: a hand-made post of nested brackets, as start_fields and sync refuse.
+        except (KeyError, TypeError, ValueError, RecursionError):
             valid = False
         if not valid:
             raise forms.ValidationError(LOST)
@@ -135,11 +136,17 @@ def _as_text(reading: roster.Reading) -> str:
     return "\n".join(lines.get(number_, "") for number_ in range(1, max(lines) + 1))
 
 
+def _line_number(text: str) -> bool:
+    # isdigit() alone lets through "²", which int() refuses, and a run of digits long enough to
+    # pass int()'s limit; a line number has at most as many digits as the list's size allows.
+    return text.isascii() and text.isdigit() and len(text) <= len(str(roster.MAX_CHARACTERS + 1))
+
+
 def _choices(request: HttpRequest) -> dict[int, bool]:
     return {
         int(key.removeprefix("near-")): value == "add"
         for key, value in request.POST.items()
-        if key.startswith("near-") and key.removeprefix("near-").isdigit()
+        if key.startswith("near-") and _line_number(key.removeprefix("near-"))
     }
 
 

@@ -39,7 +39,8 @@ def choose(
         return Choice(None, "", "")
     text = value.strip()
     names = dict(players)
-    player_id = int(text) if text.isascii() and text.isdigit() else None
+    # 19 digits hold every id; a longer run of digits would cost int() its conversion limit.
+    player_id = int(text) if len(text) <= 19 and text.isascii() and text.isdigit() else None
     if player_id is not None and player_id in names:
         return Choice(player_id, names[player_id], "")
     choose_one = "choose one of the season's players from the list."

@@ -181,7 +181,8 @@ NO_SUCH = (
 
 
 @pytest.mark.parametrize(
-    "value", ["abc", "-1", "0", "1.5", "99999999999999999999999999", "１", "999999"]
+    "value",
+    ["abc", "-1", "0", "1.5", "99999999999999999999999999", "１", "999999", "9" * 5_000],
 )
 def test_a_bad_player_answers_a_message_and_the_chooser(client, club, url, value):
     response = client.get(url, {"player": value, "sort": "nonsense", "order": "sideways"})

@@ -3,6 +3,7 @@ added; the confirm adds the rows to add in one go, once, and every refusal says 
 
 import html
 import re
+from urllib.parse import urlencode
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -324,6 +325,8 @@ def test_a_list_and_a_file_at_once_is_refused(as_organiser, club):
         {"rows": '[[100000000000, "Ann", "", ""]]'},
         {"rows": '[[0, "Ann", "", ""]]'},
         {"rows": "1e999"},
+        {"rows": "[" * 100_000},
+        {"header": "9" * 5_000},
     ],
 )
 def test_a_confirm_that_did_not_arrive_whole_adds_nothing(as_organiser, club, changes):
@@ -435,3 +438,15 @@ def test_a_paste_too_big_for_a_form_is_refused_in_words_and_adds_nobody(as_organ
         "saved. Go back and send a shorter list, or upload it as a file."
     ) in text
     assert names_of(club) == before
+
+
+@pytest.mark.parametrize("key", ["near-\u00b2", "near-" + "9" * 5_000])
+def test_a_choice_for_no_line_of_the_list_is_ignored(as_organiser, club, key):
+    body = urlencode(
+        {"action": "confirm", "rows": '[[1, "Cy", "", ""]]', "seen": '["add"]', key: "add"}
+    )
+
+    response = as_organiser.post(URL, body, content_type="application/x-www-form-urlencoded")
+
+    assert response.status_code == 302
+    assert names_of(club) == ["Ann Smith", "Bob", "Cy"]
