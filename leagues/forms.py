@@ -240,7 +240,7 @@ class LeagueForm(Form):
                 cleaned["slug"] = slug
         if "preset" in cleaned:
             try:
-                self.house_rules = league_rules.read(self.data, cleaned["preset"])
+                self.house_rules = league_rules.read(self.data, cleaned["preset"], self.league)
             except league_rules.RulesOfAnotherSet as error:
                 self.add_error("preset", str(error))
             except engine.RoundError as error:

@@ -49,9 +49,13 @@ def shown_values(
     return {}
 
 
-def read(data: Mapping[str, str], preset: str) -> dict[str, Any]:
+def read(data: Mapping[str, str], preset: str, league: League | None = None) -> dict[str, Any]:
     """The house rules a posted settings form sets for `preset`: every field that differs from
     the preset's value, checked as a table's are (`engine.RoundError` names each field)."""
+    if "rules_for" not in data and league is not None and league.preset == preset:
+        # A form drawn before the page offered the house rules (a tab left open across an
+        # update) posts none of them: it leaves the league's as they are, never resets them.
+        return dict(league.house_rules)
     drawn = _drawn_for(data, preset)
     if drawn != preset:
         if start_fields.overrides_from(engine.RULESETS[drawn], data):

@@ -111,6 +111,21 @@ def test_a_fourth_deck_is_saved_audited_and_left_out_of_the_frozen_season(as_org
     assert event.after == {"house_rules": {"target_score": None, "rounds": 1, "decks": 4}}
 
 
+def test_a_form_drawn_before_the_house_rules_were_offered_leaves_them_as_they_are(
+    as_organiser, league
+):
+    League.objects.filter(pk=league.pk).update(house_rules={"decks": 4})
+    # A tab opened before the update posts no house-rule field and no rules_for.
+    posted = league_form(name="Thursday Nights", slug="thursday", preset=league.preset)
+    posted.pop("rules_for")
+
+    response = as_organiser.post("/leagues/thursday/edit/", posted)
+
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert (league.name, league.house_rules) == ("Thursday Nights", {"decks": 4})
+
+
 def test_a_bad_value_is_refused_beside_its_field_and_nothing_is_saved(as_organiser, league):
     too_many = as_organiser.post("/leagues/thursday/edit/", league_form(**{"rule-decks": "13"}))
     lots = as_organiser.post(
