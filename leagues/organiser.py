@@ -782,7 +782,8 @@ def _readable(value: Any) -> Readable | None:
         rows = []
         for key, item in value.items():
             text = item if isinstance(item, str) else _json(item)
-            rows.append((str(key), text, "\n" in text))
+            # Stored keys are the models' field names: read as words (closed_at: Closed at).
+            rows.append((str(key).replace("_", " ").capitalize(), text, "\n" in text))
         return Readable(rows)
     return Readable(None, _json(value))
 

@@ -41,7 +41,7 @@ def season_create(
         league,
         LeagueEvent.Kind.SEASON_ADDED,
         user,
-        f"Season {season.name} added ({starts_on} to {ends_on})",
+        f"Season {season.name} added ({_day(starts_on)} to {_day(ends_on)})",
         after={
             "name": season.name,
             "starts_on": str(starts_on),

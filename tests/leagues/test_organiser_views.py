@@ -1188,13 +1188,13 @@ def test_the_audit_shows_a_round_correction_and_a_void(
         f'<strong>Round corrected</strong>: round 1 of <a href="/g/{public_id}/">Ann &amp; Bob '
         "vs Cy &amp; Di</a>" in html
     )
-    assert "<dt>entry</dt>" in html
+    assert "<dt>Entry</dt>" in html
     assert "&quot;melded_points&quot;: 500" in html
     assert (
         "<strong>Game Ann &amp; Bob vs Cy &amp; Di of 1 October 2026 voided: Wrong &lt;deck&gt;"
         "</strong>" in html
     )
-    assert "<dt>reason</dt><dd>Wrong &lt;deck&gt;</dd>" in html
+    assert "<dt>Reason</dt><dd>Wrong &lt;deck&gt;</dd>" in html
     assert "Wrong <deck>" not in html
     # Newest first: the void, then the correction, then the league's earlier events.
     assert html.index("voided: Wrong") < html.index("Round corrected") < html.index("Games started")
