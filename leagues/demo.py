@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from leagues import services
 from leagues.models import ClubNight, League, LeagueGame, Player
@@ -90,6 +91,10 @@ class Summary:
 
 def demo_loaded() -> bool:
     return League.objects.filter(slug=RIVERSIDE).exists()
+
+
+# When a demo night's last table finished and the night closed.
+CLOSED_AT = datetime.time(22, 30)
 
 
 def thursdays(starts_on: datetime.date, ends_on: datetime.date, count: int) -> list:
@@ -305,7 +310,13 @@ def build_demo(*, nights: int = 4, seed: int = SEED) -> Summary | None:
         builder.organiser()
         riverside = builder.riverside()
         builder.ladder(riverside)
-        builder.summary.closed = ClubNight.objects.filter(
+        closed = ClubNight.objects.filter(
             league__slug__in=(RIVERSIDE, LADDER), closed_at__isnull=False
-        ).count()
+        )
+        # The nights closed themselves as the loader played them, today; a club closes its
+        # night that evening, so the pages say so rather than "closed on" the day of the load.
+        for night in closed:
+            night.closed_at = timezone.make_aware(datetime.datetime.combine(night.date, CLOSED_AT))
+            night.save(update_fields=["closed_at"])
+        builder.summary.closed = len(closed)
         return builder.summary

@@ -7,6 +7,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import timezone
 
 from leagues import demo, selectors
 from leagues.models import ClubNight, League, LeagueEvent, LeagueGame, Participation
@@ -75,7 +76,11 @@ def test_demo_loads_once_with_standings_in_every_season():
     # Every night closed by itself when its last table finished, the last autumn night too, so
     # no night of the demo looks abandoned.
     last = riverside.nights.get(season=autumn)
-    assert last.date == datetime.date(2026, 9, 3) and last.closed_at is not None
+    assert last.date == datetime.date(2026, 9, 3)
+    # Closed that evening, as a club would, not on the day the demo was loaded.
+    assert timezone.localtime(last.closed_at).replace(tzinfo=None) == datetime.datetime(
+        2026, 9, 3, 22, 30
+    )
     assert ClubNight.objects.filter(closed_at__isnull=True).count() == 0
     closings = LeagueEvent.objects.filter(kind=LeagueEvent.Kind.NIGHT_CLOSED)
     assert sorted(closings.values_list("league__slug", "who", "summary")) == [
