@@ -45,10 +45,7 @@ import http.cookiejar
 import os
 import random
 import re
-import secrets
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -59,15 +56,13 @@ import urllib.request
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from standings import postgres_database  # noqa: E402  (the bench scripts share it)
+from bench import server as app_server  # noqa: E402  (shared by the HTTP benches)
+from bench.standings import postgres_database  # noqa: E402
 
-DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
 PRESETS = ("baskets", "four-rounds", "sevens", "ten-thousand", "cutthroat", "contract")
 TIMEOUT = 30
 KINDS = ("GET start form", "POST start form", "GET game page", "GET round form", "POST round")
@@ -95,104 +90,6 @@ def parse_args() -> argparse.Namespace:
     if unknown or not args.presets:
         parser.error(f"--presets: choose among {', '.join(PRESETS)}")
     return args
-
-
-# -- the server -----------------------------------------------------------------------------
-
-
-def server_url() -> str:
-    given = os.environ.get("DATABASE_URL", "")
-    if urlsplit(given).scheme.startswith("postgres"):
-        return given
-    return DEFAULT_SERVER
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def server_env(database_url: str, settings_dir: Path) -> dict[str, str]:
-    """The environment of a deployment on plain HTTP, with its own settings module that only
-    moves STATIC_ROOT to a temporary directory and adds the hello-world view's URL."""
-    (settings_dir / "load_settings.py").write_text(
-        "from scorekeeper.settings import *  # noqa: F403\n"
-        f"STATIC_ROOT = {str(settings_dir / 'static')!r}\n"
-        'ROOT_URLCONF = "load_urls"\n'
-    )
-    (settings_dir / "load_urls.py").write_text(
-        "from bench.baseline import urlpatterns as hello\n"
-        "from scorekeeper.urls import urlpatterns as app\n"
-        "urlpatterns = hello + app\n"
-    )
-    env = dict(os.environ)
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "load_settings",
-            "PYTHONPATH": os.pathsep.join([str(settings_dir), str(ROOT)]),
-            "DATABASE_URL": database_url,
-            "DEBUG": "0",
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "0",
-            "SESSION_COOKIE_SECURE": "0",
-            "CSRF_COOKIE_SECURE": "0",
-            "SECURE_HSTS_SECONDS": "0",
-            "LOG_LEVEL": "WARNING",
-        }
-    )
-    return env
-
-
-def prepare(env: dict[str, str]) -> None:
-    python = str(ROOT / ".venv" / "bin" / "python")
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        subprocess.run(
-            [python, str(ROOT / "manage.py"), *command],
-            env=env,
-            cwd=ROOT,
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-
-
-def start_gunicorn(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen:
-    command = [
-        str(ROOT / ".venv" / "bin" / "gunicorn"),
-        "scorekeeper.wsgi",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(workers),
-        "--timeout",
-        "60",
-        "--log-level",
-        "warning",
-    ]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=out)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"gunicorn stopped at once:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    return process
-        except OSError:
-            time.sleep(0.2)
-    process.terminate()
-    sys.exit(f"gunicorn did not answer /healthz within 30 s:\n{log.read_text()[-3000:]}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 # -- the phones -----------------------------------------------------------------------------
@@ -429,18 +326,18 @@ def report(
 
 def main() -> None:
     args = parse_args()
-    database_url, where = postgres_database(server_url(), args.db_name)
+    database_url, where = postgres_database(app_server.server_url(), args.db_name)
     scratch = Path(tempfile.mkdtemp(prefix="load-bench-"))
-    env = server_env(database_url, scratch)
+    env = app_server.server_env(database_url, scratch)
     print(f"Migrating {where} ...", flush=True)
-    prepare(env)
+    app_server.prepare(env)
     os.environ.update({"DATABASE_URL": database_url, "DEBUG": "1"})
     os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
     import django
 
     django.setup()
-    port = free_port()
-    server = start_gunicorn(env, port, args.workers, scratch / "gunicorn.log")
+    port = app_server.free_port()
+    server = app_server.start_gunicorn(env, port, args.workers, scratch / "gunicorn.log")
     try:
         started = time.monotonic()
         deadline = started + args.seconds
@@ -463,32 +360,21 @@ def main() -> None:
             thread.join()
         elapsed = time.monotonic() - started
     finally:
-        stop(server)
-    log = (scratch / "gunicorn.log").read_text(errors="replace")
+        app_server.stop(server)
+    log = scratch / "gunicorn.log"
     print()
     healthy = report(args, phones, greeter, elapsed, args.workers, where)
-    if "Traceback" in log or "Internal Server Error" in log:
+    if app_server.log_has_errors(log):
         healthy = False
-        print("\ngunicorn's log has errors; the last of it:\n" + log[-3000:])
+        print("\ngunicorn's log has errors; the last of it:\n" + log.read_text()[-3000:])
     from django.db import connections
 
     connections.close_all()
     if not args.keep:
-        drop(server_url(), args.db_name)
+        app_server.drop(app_server.server_url(), args.db_name)
     shutil.rmtree(scratch, ignore_errors=True)
     if not healthy:
         sys.exit("FAIL: requests failed, rounds were refused, lost or doubled, or none was saved.")
-
-
-def drop(url: str, db_name: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    admin = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db_name))
-        )
 
 
 if __name__ == "__main__":

@@ -84,19 +84,18 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def seed(args: argparse.Namespace) -> dict:
+def seed_night(tables: int, *, slug: str = "bench") -> dict:
+    """A four-round league in teams of two with `4 * tables` members and a club night today,
+    everyone present, seated and their games started; its organiser is `<slug>-organiser`."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     from leagues import services
-    from scorekeeper import demo_rounds, engine
-    from scorekeeper import services as games
 
-    rng = random.Random(args.seed)
     today = timezone.localdate()
-    organiser = get_user_model().objects.create_user("bench-organiser", password="bench-pass")
+    organiser = get_user_model().objects.create_user(f"{slug}-organiser", password="bench-pass")
     league = services.league_create(
-        name="Bench Card Club", slug="bench", preset="four-rounds", user=organiser
+        name="Bench Card Club", slug=slug, preset="four-rounds", user=organiser
     )
     services.season_create(
         league=league,
@@ -109,14 +108,34 @@ def seed(args: argparse.Namespace) -> dict:
         services.member_add(
             league=league, name=f"{NAMES[n % len(NAMES)]} {n // len(NAMES) + 1}", user=organiser
         ).player
-        for n in range(4 * args.tables)
+        for n in range(4 * tables)
     ]
     night = services.night_create(
         league=league, date=today, player_ids=[p.pk for p in people], user=organiser
     )
     services.night_seating_propose(night=night, user=organiser)
     started = services.night_games_start(night=night, user=organiser)
+    return {"night": night, "tables": len(started), "league": league, "organiser": organiser}
 
+
+def rounds_record(game, rounds: list[dict]) -> None:
+    """Save `rounds` (as `scorekeeper.demo_rounds` makes them) one by one, as a phone would."""
+    from scorekeeper import services as games
+
+    for number, round_ in enumerate(rounds, 1):
+        entry = [{k: v for k, v in side.items() if k != "name"} for side in round_["sides"]]
+        games.round_record(
+            game=game, number=number, ended_by=round_.get("ended_by", "going_out"), entry=entry
+        )
+    game.refresh_from_db()
+
+
+def seed(args: argparse.Namespace) -> dict:
+    from scorekeeper import demo_rounds, engine
+    from scorekeeper import services as games
+
+    rng = random.Random(args.seed)
+    seeded = seed_night(args.tables)
     played = {}
     for preset, sides in (
         ("four-rounds", [("José & Zoë", ("José", "Zoë")), ("Łukasz & Søren", ("Łukasz", "Søren"))]),
@@ -127,23 +146,9 @@ def seed(args: argparse.Namespace) -> dict:
             preset=preset, sides=[games.SideSpec(name, players) for name, players in sides]
         )
         names = [name for name, _ in sides]
-        for number, round_ in enumerate(demo_rounds.random_game(rules, names, rng=rng), 1):
-            entry = [{k: v for k, v in side.items() if k != "name"} for side in round_["sides"]]
-            games.round_record(
-                game=game,
-                number=number,
-                ended_by=round_.get("ended_by", "going_out"),
-                entry=entry,
-            )
-        game.refresh_from_db()
+        rounds_record(game, demo_rounds.random_game(rules, names, rng=rng))
         played[preset] = game
-    return {
-        "night": night,
-        "tables": len(started),
-        "games": played,
-        "league": league,
-        "organiser": organiser,
-    }
+    return {**seeded, "games": played}
 
 
 def timed(client, url: str, requests: int) -> tuple[list[float], bytes, int]:

@@ -167,8 +167,9 @@ def game_pool(preset: str, size: int, rng: random.Random) -> list[dict]:
     return pool
 
 
-def seed(args: argparse.Namespace) -> dict:
-    """Write the league; returns the league, its seasons and what was written."""
+def seed(args: argparse.Namespace, *, slug: str = "bench", name: str = "Bench League") -> dict:
+    """Write the league (its organiser is the user `<slug>-organiser`); returns the league, its
+    seasons and what was written."""
     import datetime
 
     from django.contrib.auth import get_user_model
@@ -193,9 +194,9 @@ def seed(args: argparse.Namespace) -> dict:
     pool_time = time.perf_counter() - started
 
     with transaction.atomic():
-        organiser = get_user_model().objects.create_user("bench-organiser")
+        organiser = get_user_model().objects.create_user(f"{slug}-organiser")
         league = services.league_create(
-            name="Bench League", slug="bench", preset=SEASON_PRESETS[0], user=organiser
+            name=name, slug=slug, preset=SEASON_PRESETS[0], user=organiser
         )
         spans = [
             (datetime.date(2026, 1, 1), datetime.date(2026, 6, 30)),
