@@ -167,6 +167,7 @@ class Tally:
     uncertain: set[str] = field(default_factory=set)
     refused: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    cpu: float = 0.0  # seconds of this process's CPU while the phones ran
 
 
 class Browser:
@@ -431,7 +432,7 @@ def club_night(args, port: int) -> tuple[Tally, float, str]:
         f"for {args.minutes:g} min ...",
         flush=True,
     )
-    run_threads(threads)
+    run_threads(threads, tally)
     return (
         tally,
         time.monotonic() - start,
@@ -439,12 +440,17 @@ def club_night(args, port: int) -> tuple[Tally, float, str]:
     )
 
 
-def run_threads(targets: list) -> None:
+def run_threads(targets: list, tally: Tally) -> None:
+    """Run each (function, arguments) in a thread until all end; the client's CPU time is added
+    to the tally."""
+    before = resource.getrusage(resource.RUSAGE_SELF)
     threads = [threading.Thread(target=t, args=a, daemon=True) for t, a in targets]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    tally.cpu += after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 # -- saturation -----------------------------------------------------------------------------
@@ -501,7 +507,8 @@ def saturation(args, port: int) -> tuple[Tally, float, str]:
     steps = []
     # Each worker's first pages compile their templates: a few seconds of one phone, uncounted.
     warm_up = time.monotonic() + min(3.0, args.seconds)
-    run_threads([(score_games, (port, Tally(), args.presets, random.Random(0), warm_up))])
+    idle = Tally()
+    run_threads([(score_games, (port, idle, args.presets, random.Random(0), warm_up))], idle)
     print(f"Saturation: steps of {args.steps} phones, {args.seconds:g} s each ...", flush=True)
     for phones in args.steps:
         tally = Tally()
@@ -511,7 +518,7 @@ def saturation(args, port: int) -> tuple[Tally, float, str]:
             (score_games, (port, tally, args.presets, random.Random(args.seed * 100_003 + n), end))
             for n in range(phones)
         ]
-        run_threads([*targets, (say_hello, (port, tally, end))])
+        run_threads([*targets, (say_hello, (port, tally, end))], tally)
         elapsed = time.monotonic() - start
         ms = [ms for kind, ms, _ in tally.samples if kind != "GET hello world"]
         rounds = sum(
@@ -527,6 +534,7 @@ def saturation(args, port: int) -> tuple[Tally, float, str]:
         for name in ("samples", "refused", "errors"):
             getattr(total, name).extend(getattr(tally, name))
         total.saved.update(tally.saved)
+        total.cpu += tally.cpu
         total.uncertain.update(tally.uncertain)
         if p95 >= P95_LIMIT_MS:
             break
@@ -560,7 +568,7 @@ def stored_rounds(ids: list[str]) -> dict[str, int]:
     return {row.public_id: row.n for row in rows}
 
 
-def report(tally: Tally, elapsed: float, what: str, workers: int, where: str, cpu: float) -> bool:
+def report(tally: Tally, elapsed: float, what: str, workers: int, where: str) -> bool:
     """Print the figures; True when nothing failed, was refused, lost or doubled."""
     samples = [s for s in tally.samples if s[0] != "GET hello world"]
     ms = [s[1] for s in samples]
@@ -578,8 +586,8 @@ def report(tally: Tally, elapsed: float, what: str, workers: int, where: str, cp
     print(f"Load: {what}, gunicorn with {workers} sync workers on {where}.")
     print(
         f"{os.cpu_count()} CPU cores shared by the phones, the server and the database; the "
-        f"phones' own CPU time: {cpu:.1f} s in {elapsed:.0f} s "
-        f"({100 * cpu / elapsed:.0f}% of a core)."
+        f"phones' own CPU time: {tally.cpu:.1f} s in {elapsed:.0f} s "
+        f"({100 * tally.cpu / elapsed:.0f}% of a core)."
     )
     print(
         "Load average of the machine (1, 5, 15 min) at the end: "
@@ -652,12 +660,9 @@ def main() -> None:
     with ExitStack() as stack:
         base = stack.enter_context(app_server(env, log, workers=args.workers))
         port = urlsplit(base).port
-        cpu_before = resource.getrusage(resource.RUSAGE_SELF)
         run = club_night if args.mode == "club-night" else saturation
         tally, elapsed, what = run(args, port)
-        cpu_after = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
-    healthy = report(tally, elapsed, what, args.workers, where, cpu)
+    healthy = report(tally, elapsed, what, args.workers, where)
     written = log.read_text(errors="replace")
     if "Traceback" in written or "Internal Server Error" in written:
         healthy = False
