@@ -49,7 +49,9 @@ How (both modes):
    fraction of a millisecond); redirects are not followed: each request is timed on its own.
    Beside the phones one more client asks a hello-world view (no database, the app's whole
    middleware) 5 times a second, and each kind of request's p50 is printed as a multiple of that
-   hello-world p50 under the same load.
+   hello-world p50 under the same load. Before the run, 8 clients ask it without pause for 5 s
+   (1 s in --smoke): the hello-world requests per second printed say how much of the machine the
+   server had at that moment, other work on the cores included.
 4. gunicorn is stopped, then the rounds stored are compared, game by game, with the rounds the
    phone was told were saved (a 302 to the game page): a round is *lost* when the phone saw it
    saved and no row exists, *doubled* when more rows exist than saves. A game whose round post
@@ -225,6 +227,21 @@ def say_hello(port: int, tally: Tally, deadline: float) -> None:
     browser = Browser(port, tally)
     while sleep_until(time.monotonic() + HELLO_EVERY, deadline):
         browser.request("GET hello world", "/bench/hello/")
+
+
+def hello_capacity(port: int, seconds: float) -> float:
+    """Hello-world requests per second the stack answers to 8 clients asking without pause:
+    what this machine gives the server now, other work included."""
+    tally = Tally()
+    end = time.monotonic() + seconds
+
+    def ask() -> None:
+        browser = Browser(port, tally)
+        while time.monotonic() < end:
+            browser.request("GET hello world", "/bench/hello/")
+
+    run_threads([(ask, ()) for _ in range(8)], tally)
+    return len(tally.samples) / seconds
 
 
 def random_round(rules, names: list[str], number: int, inputs: list[dict], rng) -> dict:
@@ -660,8 +677,13 @@ def main() -> None:
     with ExitStack() as stack:
         base = stack.enter_context(app_server(env, log, workers=args.workers))
         port = urlsplit(base).port
+        capacity = hello_capacity(port, 1 if args.smoke else 5)
         run = club_night if args.mode == "club-night" else saturation
         tally, elapsed, what = run(args, port)
+    print(
+        f"\nBefore the run the server answered {capacity:.0f} hello-world requests/s "
+        "(8 clients without pause): the machine's capacity for the cheapest request now."
+    )
     healthy = report(tally, elapsed, what, args.workers, where)
     written = log.read_text(errors="replace")
     if "Traceback" in written or "Internal Server Error" in written:
