@@ -3,7 +3,7 @@
 Usage: .venv/bin/python bench/load.py [--mode club-night|saturation] [--workers 2*cores+1]
            [--seed 1] [--db-name NAME] [--keep] [--smoke]
        club night:  [--tables 50] [--spectators 30] [--round-every 180] [--minutes 5]
-                    [--ramp 30]
+                    [--ramp 60]
        saturation:  [--steps 1,2,4,8,16,32] [--seconds 20] [--presets baskets,four-rounds,...]
 
 --mode club-night (the default): a league's club night as the room lives it. Seeded through the
@@ -11,8 +11,9 @@ real services before the server starts (bench/pdfs.py's `seed`: a league playing
 game in teams of two with 4 * --tables members, a night today with everyone present, its seating
 proposed and its games started, one table a game). Then, each a thread of its own:
 - 4 phones a table (200 at 50 tables) open their table's game page and keep it live as
-  static/js/app.js does: every 2 s GET /g/<id>/state with If-None-Match; on a 200 the page's
-  #live section fetches the game page again (htmx, "game-changed").
+  static/js/app.js does: every 2 s GET /g/<id>/state with If-None-Match (a tick that comes
+  while a check is under way is skipped, as app.js does); on a 200 the page's #live section
+  fetches the game page again (htmx, "game-changed").
 - One of them is the table's scorer: it opens the table's scorer link (the QR code of the
   night's pack) and about every --round-every seconds (uniformly 0.8 to 1.2 times it) enters a
   round with the real flow: GET the round form, two htmx previews (POST with HX-Request, the
@@ -122,7 +123,7 @@ def parse_args() -> argparse.Namespace:
     night.add_argument("--spectators", type=int, default=30)
     night.add_argument("--round-every", type=float, default=180, help="seconds, per table")
     night.add_argument("--minutes", type=float, default=5)
-    night.add_argument("--ramp", type=float, default=30, help="seconds over which all arrive")
+    night.add_argument("--ramp", type=float, default=60, help="seconds over which all arrive")
     saturation = parser.add_argument_group("saturation")
     saturation.add_argument("--steps", default="1,2,4,8,16,32", help="phones per step")
     saturation.add_argument("--seconds", type=float, default=20, help="per step")
@@ -375,7 +376,11 @@ def watch_game(
                 else float("inf")
             )
             continue
-        next_check = time.monotonic() + STATE_EVERY
+        # setInterval's ticks: one that comes while a check is under way is skipped
+        # (app.js's `checking`), so a slow server is asked less, never more.
+        now = time.monotonic()
+        while next_check <= now:
+            next_check += STATE_EVERY
         status, _, headers = browser.request(
             "GET state", f"{table.game}state", headers={"If-None-Match": browser.etag}
         )
