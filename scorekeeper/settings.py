@@ -1,12 +1,14 @@
 """Django settings, read from the environment.
 
-`DATABASE_URL`, `SECRET_KEY`, `DEBUG`, `ALLOWED_HOSTS` and `CSRF_TRUSTED_ORIGINS` configure a
-deployment; with none of them set and `DEBUG=1` the app runs on an SQLite file in the project.
+`DATABASE_URL`, `SECRET_KEY`, `DEBUG`, `ALLOWED_HOSTS`, `CSRF_TRUSTED_ORIGINS` and `REDIS_URL`
+configure a deployment; with none of them set and `DEBUG=1` the app runs on an SQLite file in the
+project with each process's own memory as its cache.
 """
 
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from csp.constants import NONE, SELF, WASM_UNSAFE_EVAL
@@ -151,6 +153,39 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache: each process's own memory unless REDIS_URL names a Redis server, which every app
+# process then shares. Nothing the app caches is the only copy: each entry is keyed by a version
+# read from the database, so a process's own cache can lag only until that version moves, and
+# sessions, sign-in lockouts and data live in the database whatever the cache.
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# Keys start with this, so that several sites (or test runs) can share one Redis.
+CACHE_KEY_PREFIX = os.environ.get("CACHE_KEY_PREFIX", "scorekeeper")
+if REDIS_URL:
+    if urlsplit(REDIS_URL).scheme not in REDIS_SCHEMES:
+        raise ImproperlyConfigured(
+            f"REDIS_URL must start with redis://, rediss:// or unix://; got {REDIS_URL!r}. "
+            "Leave it unset to cache in each process's memory."
+        )
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+            # A Redis that stops answering fails the request within a second instead of
+            # holding a worker until the proxy gives up.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "scorekeeper",
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
+        }
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

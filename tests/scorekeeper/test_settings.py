@@ -2,9 +2,13 @@
 
 import json
 import os
+import secrets
+import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "a-real-deployment-secret-" + "x7Qp2Lm9" * 6
@@ -20,6 +24,7 @@ print(json.dumps({
     "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
     "SECRET_KEY": settings.SECRET_KEY, "OPTIONS": db.get("OPTIONS", {}),
     "TRUSTED_PROXY_COUNT": settings.TRUSTED_PROXY_COUNT,
+    "CACHE": settings.CACHES["default"],
 }))
 """
 
@@ -32,6 +37,8 @@ CONFIG_VARS = (
     "SECURE_SSL_REDIRECT",
     "SQLITE_BUSY_TIMEOUT",
     "TRUSTED_PROXY_COUNT",
+    "REDIS_URL",
+    "CACHE_KEY_PREFIX",
 )
 
 
@@ -174,3 +181,83 @@ def test_deploy_check_warns_about_a_development_setup():
 
     assert "security.W018" in result.stderr  # DEBUG on
     assert "security.W009" in result.stderr  # the development key
+
+
+def test_without_redis_url_each_process_caches_in_its_own_memory():
+    assert read_settings(DEBUG="1")["CACHE"] == {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "scorekeeper",
+        "KEY_PREFIX": "scorekeeper",
+    }
+
+
+def test_redis_url_names_the_cache_every_process_shares():
+    values = read_settings(
+        DEBUG="1", REDIS_URL="redis://cache.example.org:6380/2", CACHE_KEY_PREFIX="club"
+    )
+
+    assert values["CACHE"] == {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://cache.example.org:6380/2",
+        "KEY_PREFIX": "club",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+
+
+def test_a_redis_url_of_another_scheme_is_refused_at_start():
+    result = manage("check", DEBUG="1", REDIS_URL="http://127.0.0.1:6379/0")
+
+    assert result.returncode == 1
+    assert (
+        "REDIS_URL must start with redis://, rediss:// or unix://; "
+        "got 'http://127.0.0.1:6379/0'. Leave it unset to cache in each process's memory."
+    ) in result.stderr
+
+
+def redis_answers(host: str = "127.0.0.1", port: int = 6379) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+# Database 13 and a prefix of this run's own: other users of the machine's Redis never see
+# these keys, nor this test theirs.
+TEST_REDIS = "redis://127.0.0.1:6379/13"
+
+ROUND_TRIP = """
+import json
+from django.core.cache import cache, caches
+cache.set("round-trip", {"game": "abc", "rounds": 3}, timeout=60)
+print(json.dumps({"backend": type(caches["default"]).__name__, "read": cache.get("round-trip")}))
+"""
+
+
+@pytest.mark.skipif(not redis_answers(), reason="no Redis answers at 127.0.0.1:6379")
+def test_with_redis_url_the_cache_round_trips_through_redis():
+    import redis
+
+    prefix = f"test-{secrets.token_hex(6)}"
+    server = redis.Redis.from_url(TEST_REDIS)
+    try:
+        result = run_python(ROUND_TRIP, DEBUG="1", REDIS_URL=TEST_REDIS, CACHE_KEY_PREFIX=prefix)
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == {
+            "backend": "RedisCache",
+            "read": {"game": "abc", "rounds": 3},
+        }
+        # In Redis itself, under Django's prefix:version:key, so another process reads it too.
+        assert server.keys(f"{prefix}:*") == [f"{prefix}:1:round-trip".encode()]
+        result = run_python(
+            "from django.core.cache import cache; print(cache.get('round-trip')['rounds'])",
+            DEBUG="1",
+            REDIS_URL=TEST_REDIS,
+            CACHE_KEY_PREFIX=prefix,
+        )
+        assert result.stdout == "3\n", result.stderr
+    finally:
+        for key in server.scan_iter(f"{prefix}:*"):
+            server.delete(key)
+        server.close()
