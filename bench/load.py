@@ -85,17 +85,22 @@ from collections import defaultdict
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.standings import postgres_database  # noqa: E402  (the bench scripts share it)
-from tests.app_servers import app_server, deployment_env, prepare  # noqa: E402
+from tests.app_servers import (  # noqa: E402  (the bench scripts and the tests share it)
+    NEVER_DROPPED,
+    app_server,
+    deployment_env,
+    drop_database,
+    fresh_database,
+    log_has_errors,
+    postgres_server,
+    prepare,
+)
 
-DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
-# The lead's and the suite's databases: never dropped by a bench.
-NEVER_DROPPED = {"scorekeeper", "test_scorekeeper"}
 PRESETS = ("baskets", "four-rounds", "sevens", "ten-thousand", "cutthroat", "contract")
 TIMEOUT = 30
 P95_LIMIT_MS = 250
@@ -149,13 +154,6 @@ def parse_args() -> argparse.Namespace:
     if unknown or not args.presets:
         parser.error(f"--presets: choose among {', '.join(PRESETS)}")
     return args
-
-
-def server_url() -> str:
-    given = os.environ.get("DATABASE_URL", "")
-    if urlsplit(given).scheme.startswith("postgres"):
-        return given
-    return DEFAULT_SERVER
 
 
 # -- a browser ------------------------------------------------------------------------------
@@ -663,14 +661,9 @@ def report(tally: Tally, elapsed: float, what: str, workers: int, where: str) ->
 
 def main() -> None:
     args = parse_args()
-    database_url, where = postgres_database(server_url(), args.db_name)
+    database_url, where = fresh_database(postgres_server(), args.db_name)
     scratch = Path(tempfile.mkdtemp(prefix="load-bench-"))
-    (scratch / "load_urls.py").write_text(
-        "from bench.baseline import urlpatterns as hello\n"
-        "from scorekeeper.urls import urlpatterns as app\n"
-        "urlpatterns = hello + app\n"
-    )
-    env = deployment_env(database_url, scratch, 'ROOT_URLCONF = "load_urls"\n')
+    env = deployment_env(database_url, scratch, hello_world=True)
     print(f"Migrating {where} ...", flush=True)
     prepare(env)
     os.environ.update({"DATABASE_URL": database_url, "DEBUG": "1"})
@@ -690,29 +683,18 @@ def main() -> None:
         "(8 clients without pause): the machine's capacity for the cheapest request now."
     )
     healthy = report(tally, elapsed, what, args.workers, where)
-    written = log.read_text(errors="replace")
-    if "Traceback" in written or "Internal Server Error" in written:
+    if log_has_errors(log):
         healthy = False
+        written = log.read_text(errors="replace")
         print("\ngunicorn's log has errors; the last of it:\n" + written[-3000:])
     from django.db import connections
 
     connections.close_all()
     if not args.keep:
-        drop(server_url(), args.db_name)
+        drop_database(postgres_server(), args.db_name)
     shutil.rmtree(scratch, ignore_errors=True)
     if not healthy:
         sys.exit("FAIL: requests failed, rounds were refused, lost or doubled, or none was saved.")
-
-
-def drop(url: str, db_name: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    admin = urlunsplit(urlsplit(url)._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db_name))
-        )
 
 
 if __name__ == "__main__":

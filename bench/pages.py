@@ -6,7 +6,8 @@ Usage: .venv/bin/python bench/pages.py [--requests 20] [--seed 1]
 What it does:
 1. Creates a dedicated PostgreSQL database, `scorekeeper_bench_pages` (--db-name), dropped and
    created afresh on the server DATABASE_URL names (default postgres://postgres@127.0.0.1:5432;
-   the database the URL names is never opened), and migrates it, as bench/load.py does.
+   the database the URL names is never opened, and `scorekeeper` and `test_scorekeeper` are
+   refused), and migrates it, as bench/load.py does.
 2. Seeds it:
    - two leagues of 200 players each through bench/standings.py's `seed` (bulk-created, one
      transaction each, ratings and all): one with 200 finished games, one with 20,000, each on
@@ -17,8 +18,8 @@ What it does:
      `scorekeeper.services.round_record`, as phones save them;
    - a club night of 20 tables through the league services, as bench/pdfs.py seeds it.
 3. Serves the app with gunicorn (2 sync workers, DEBUG off, plain HTTP, static files collected
-   into a temporary directory: bench/server.py), through `bench.server_timing`, which wraps the
-   app's WSGI application and adds its server time as a `Server-Timing: app;dur=<ms>` header.
+   into a temporary directory: tests/app_servers.py), through `bench.server_timing`, which wraps
+   the app's WSGI application and adds its server time as a `Server-Timing: app;dur=<ms>` header.
 4. One client, over HTTP, asks each page in turn, in a new random order at each pass, so that a
    noisy moment on the machine hurts every page alike: the hello-world view (bench/baseline.py,
    five times a pass), the game page, the round preview (the htmx POST the round form makes as
@@ -67,10 +68,10 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import server as app_server  # noqa: E402  (shared by the HTTP benches)
 from bench.pdfs import rounds_record, seed_night  # noqa: E402
-from bench.standings import analyse, postgres_database  # noqa: E402
+from bench.standings import analyse  # noqa: E402
 from bench.standings import seed as league_seed  # noqa: E402
+from tests import app_servers  # noqa: E402  (the HTTP benches and the tests share it)
 
 WORKERS = 2
 WARM_UP = 2  # passes not counted
@@ -485,9 +486,9 @@ def report(args: argparse.Namespace, found: list[Page]) -> tuple[int, int]:
 
 def main() -> None:
     args = parse_args()
-    database_url, where = postgres_database(app_server.server_url(), args.db_name)
+    database_url, where = app_servers.fresh_database(app_servers.postgres_server(), args.db_name)
     scratch = Path(tempfile.mkdtemp(prefix="pages-bench-"))
-    env = app_server.server_env(database_url, scratch)
+    env = app_servers.deployment_env(database_url, scratch, hello_world=True)
     phases = {}
     clock = time.perf_counter()
 
@@ -497,7 +498,7 @@ def main() -> None:
         clock = time.perf_counter()
 
     print(f"Migrating {where} ...", flush=True)
-    app_server.prepare(env)
+    app_servers.prepare(env)
     phase("migrate")
     # This process: the same database, settings module and URLs as the server, for the seeding
     # and the query counts.
@@ -506,7 +507,7 @@ def main() -> None:
         {
             "DATABASE_URL": database_url,
             "DEBUG": "1",
-            "DJANGO_SETTINGS_MODULE": "load_settings",
+            "DJANGO_SETTINGS_MODULE": app_servers.SETTINGS,
             "LOG_LEVEL": "WARNING",
         }
     )
@@ -519,18 +520,13 @@ def main() -> None:
     found = pages(args, seeded)
     phase("seed")
     log = scratch / "gunicorn.log"
-    port = app_server.free_port()
-    server = app_server.start_gunicorn(env, port, WORKERS, log, app="bench.server_timing")
-    print(f"Timing {len(found)} pages, {args.requests} requests each ...", flush=True)
-    try:
-        base = f"http://127.0.0.1:{port}"
+    with app_servers.app_server(env, log, workers=WORKERS, app="bench.server_timing") as base:
+        print(f"Timing {len(found)} pages, {args.requests} requests each ...", flush=True)
         complaints = measure(found, browsers(base, seeded), args.requests, random.Random(args.seed))
-    finally:
-        app_server.stop(server)
     phase("time")
     complaints += count_queries(found, seeded)
     phase("count queries")
-    if app_server.log_has_errors(log):
+    if app_servers.log_has_errors(log):
         complaints.append("gunicorn's log has errors:\n" + log.read_text()[-3000:])
 
     # A page that never answered a 200 has no figure: the complaints say why.
@@ -558,7 +554,7 @@ def main() -> None:
     if args.keep:
         print(f"\nKept the database {args.db_name}.")
     else:
-        app_server.drop(app_server.server_url(), args.db_name)
+        app_servers.drop_database(app_servers.postgres_server(), args.db_name)
     shutil.rmtree(scratch, ignore_errors=True)
     print()
     for complaint in complaints:

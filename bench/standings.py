@@ -52,12 +52,13 @@ import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
+from tests.app_servers import fresh_database  # noqa: E402
 
 BATCH = 1000
 SEASON_PRESETS = ("ten-thousand", "four-rounds")
@@ -95,33 +96,10 @@ def bench_database(db_name: str) -> tuple[str, str]:
     given = os.environ.get("DATABASE_URL", "")
     scheme = urlsplit(given).scheme
     if scheme.startswith("postgres"):
-        return postgres_database(given, db_name)
+        return fresh_database(given, db_name)
     path = Path(tempfile.mkdtemp(prefix="standings-bench-")) / "bench.sqlite3"
     note = " (DATABASE_URL is SQLite: ignored, so that no real file is touched)" if given else ""
     return f"sqlite:///{path}", f"SQLite, {path}{note}"
-
-
-def postgres_database(url: str, db_name: str) -> tuple[str, str]:
-    import psycopg
-    from psycopg import sql
-
-    parts = urlsplit(url)
-    named = parts.path.lstrip("/")
-    if db_name == named and "bench" not in db_name:
-        sys.exit(f"Refusing to drop {db_name!r}, the database DATABASE_URL names; use --db-name.")
-    if not db_name.replace("_", "").isalnum():
-        sys.exit("--db-name: letters, digits and underscores only.")
-    # Connect to the server's maintenance database, never to the one the URL names.
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db_name))
-        )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(db_name)))
-    host = parts.hostname or "localhost"
-    return urlunsplit(parts._replace(path=f"/{db_name}")), (
-        f"PostgreSQL, database {db_name} on {host}:{parts.port or 5432} (dropped and recreated)"
-    )
 
 
 def django_setup(url: str) -> None:

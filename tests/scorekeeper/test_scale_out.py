@@ -19,13 +19,13 @@ import urllib.parse
 import urllib.request
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import pytest
 
 from scorekeeper import engine
 from scorekeeper.formatting import number, signed
-from tests.app_servers import app_server, deployment_env, prepare
+from tests.app_servers import app_server, deployment_env, drop_database, fresh_database, prepare
 from tests.scorekeeper.conftest import expected_scores, round_form, start_form
 
 pytestmark = pytest.mark.multiprocess
@@ -42,20 +42,12 @@ def own_database(tmp_path: Path):
     if not urlsplit(suite_url).scheme.startswith("postgres"):
         yield f"sqlite:///{tmp_path / 'club.sqlite3'}"
         return
-    import psycopg
-    from psycopg import sql
-
     name = f"scorekeeper_scale_out_{secrets.token_hex(4)}"
-    admin = urlunsplit(urlsplit(suite_url)._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url, _ = fresh_database(suite_url, name)
     try:
-        yield urlunsplit(urlsplit(suite_url)._replace(path=f"/{name}"))
+        yield url
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
+        drop_database(suite_url, name)
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
