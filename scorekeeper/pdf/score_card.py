@@ -10,7 +10,6 @@ import datetime
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from reportlab.graphics.barcode.qr import QrCode
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
@@ -37,6 +36,7 @@ from scorekeeper.pdf.base import (
     render,
     text,
 )
+from scorekeeper.pdf.qr import FixedMaskQrCode
 
 # A game to a target has no last round: the blank sheet gives this many blocks, and says how
 # to carry on.
@@ -270,25 +270,10 @@ def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
     return out
 
 
-class _FixedMaskQrCode(QrCode):
-    """A QR code drawn with one fixed mask pattern.
-
-    The library tries all eight masks the standard allows and keeps the one with the fewest
-    look-alike patterns, which is most of the cost of a code; every mask is valid and reads
-    the same in a phone's camera, and a 50-table pack draws 50 codes."""
-
-    def draw(self):
-        if self.qr.version is None:
-            self.qr.version = self.qr.calculate_version()
-        self.qr.makeImpl(False, 0)
-        self.qr.make = lambda: None
-        super().draw()
-
-
-def _qr(link: str, size: float) -> QrCode:
+def _qr(link: str, size: float) -> FixedMaskQrCode:
     # The flowable draws straight on the page; the graphics widget would encode the link twice
     # and build a shape per module, several times slower for a 20-table pack.
-    return _FixedMaskQrCode(link, width=size, height=size, qrLevel="M")
+    return FixedMaskQrCode(link, width=size, height=size, qrLevel="M")
 
 
 def _result(card: ScoreCard) -> str:
