@@ -29,6 +29,7 @@ from scorekeeper.pdf.base import (
     SHADE,
     SMALL,
     TITLE,
+    Grid,
     TooManyPages,
     cell,
     cell_style,
@@ -205,7 +206,7 @@ def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
     # A played round's row with an empty cell (nothing scored there) has always stood as tall
     # as the table's own leading makes an empty cell; the figures beside it keep their look.
     least = [BLANK_ROW_HEIGHT if "" in row[1:] else 0 for row in rows] if played else None
-    table = Table(
+    table = Grid(
         rows,
         colWidths=[label_width] + [side_width] * len(card.sides),
         rowHeights=heights,
@@ -254,7 +255,7 @@ def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
     for first in range(1, count + 1, 2):
         pair = [_round_block(card, first, half)]
         pair.append(_round_block(card, first + 1, half) if first + 1 <= count else "")
-        row = Table([[pair[0], "", pair[1]]], colWidths=[half, gap, half])
+        row = Grid([[pair[0], "", pair[1]]], colWidths=[half, gap, half])
         row.setStyle(
             TableStyle(
                 [
@@ -324,7 +325,7 @@ def _summary(card: ScoreCard, width: float) -> Table:
         [cell("Total", CELL_BOLD, label_room)]
         + [cell(number(status.totals[n]), CELL_RIGHT_BOLD, side_room) for n in status.sides]
     )
-    table = Table(rows, colWidths=[label] + [side] * len(card.sides))
+    table = Grid(rows, colWidths=[label] + [side] * len(card.sides))
     table.setStyle(
         TableStyle(
             [
@@ -384,7 +385,7 @@ def _header(card: ScoreCard, width: float) -> list[Flowable]:
         return [*lines, Spacer(0, 2 * mm)]
     size = 30 * mm
     qr_cell = [_qr(card.link, size), text(card.link_caption, SMALL)]
-    table = Table([[lines, qr_cell]], colWidths=[width - size - 4 * mm, size + 4 * mm])
+    table = Grid([[lines, qr_cell]], colWidths=[width - size - 4 * mm, size + 4 * mm])
     table.setStyle(
         TableStyle(
             [
@@ -427,7 +428,7 @@ def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
             for row in range(0, len(rows), 2)
             for col in ((0, 2) if rows[row + 1][2] != "" else (0,))
         ]
-        table = Table(rows, colWidths=[column, gap, column])
+        table = Grid(rows, colWidths=[column, gap, column])
         table.setStyle(
             TableStyle(
                 [
