@@ -209,9 +209,15 @@ def cell_style(
     """Table style commands that draw the string cells from `start` to `stop` as a paragraph
     of `paragraph_style` would be drawn there: same font, size, leading and alignment."""
     return [
-        ("FONTNAME", start, stop, paragraph_style.fontName),
-        ("FONTSIZE", start, stop, paragraph_style.fontSize),
-        ("LEADING", start, stop, paragraph_style.leading),
+        # One command for font, size and leading: each command visits every cell of its range.
+        (
+            "FONT",
+            start,
+            stop,
+            paragraph_style.fontName,
+            paragraph_style.fontSize,
+            paragraph_style.leading,
+        ),
         ("ALIGN", start, stop, ALIGNMENTS[paragraph_style.alignment]),
     ]
 

@@ -50,6 +50,8 @@ ROUNDS_PRINTED_MAX = 60
 CELL_PADDING = 2.5
 # An empty cell of a round block: ReportLab's default leading (12 points) and the block's padding.
 TOP_PADDING, BOTTOM_PADDING = 1.6, 1.9
+# Below each pair of round blocks.
+PAIR_SPACE = 3 * mm
 BLANK_ROW_HEIGHT = CellStyle.leading + TOP_PADDING + BOTTOM_PADDING
 # ReportLab's default padding, spelled out in the summary's style: its cells' room is measured
 # against it.
@@ -251,24 +253,47 @@ def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
     # Two columns fit side by side: two rounds to a row, as on the printed pads.
     gap = 4 * mm
     half = (width - gap) / 2
-    out: list[Flowable] = []
-    for first in range(1, count + 1, 2):
-        pair = [_round_block(card, first, half)]
-        pair.append(_round_block(card, first + 1, half) if first + 1 <= count else "")
-        row = Grid([[pair[0], "", pair[1]]], colWidths=[half, gap, half])
-        row.setStyle(
-            TableStyle(
-                [
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 0),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3 * mm),
-                ]
-            )
+    return [
+        _SideBySide(
+            _round_block(card, first, half),
+            _round_block(card, first + 1, half) if first + 1 <= count else None,
+            column=half,
+            gap=gap,
         )
-        out.append(row)
-    return out
+        for first in range(1, count + 1, 2)
+    ]
+
+
+class _SideBySide(Flowable):
+    """Two round blocks side by side, their tops level, with room to write below: drawn as a
+    one-row table of them would draw them, but each block is laid out once, not again for
+    every try of a page and to be drawn."""
+
+    # Platypus lays a table's cells out with this much height to spare.
+    ROOM = 72000
+
+    def __init__(self, left: Table, right: Table | None, *, column: float, gap: float) -> None:
+        super().__init__()
+        self.blocks = [left] if right is None else [left, right]
+        self.column, self.gap = column, gap
+        self.hAlign = "CENTER"
+        self._heights: list[float] | None = None
+
+    def wrap(self, availWidth, availHeight):
+        if self._heights is None:
+            # A block's size depends on its own column widths alone.
+            self._heights = [block.wrap(self.column, self.ROOM)[1] for block in self.blocks]
+        self.width = 2 * self.column + self.gap
+        self.height = max(self._heights) + PAIR_SPACE
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        # A pair of rounds never breaks across pages: it moves whole to the next one.
+        return []
+
+    def draw(self):
+        for index, (block, height) in enumerate(zip(self.blocks, self._heights, strict=True)):
+            block.drawOn(self.canv, index * (self.column + self.gap), self.height - height)
 
 
 def _qr(link: str, size: float) -> FixedMaskQrCode:

@@ -3,6 +3,7 @@ drawn where ReportLab's paragraph would draw it."""
 
 import io
 
+from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, Table, TableStyle
 
@@ -16,7 +17,7 @@ from scorekeeper.pdf.base import (
     cell_style,
     text,
 )
-from scorekeeper.pdf.score_card import BLANK_ROW_HEIGHT, _round_block
+from scorekeeper.pdf.score_card import BLANK_ROW_HEIGHT, _blocks, _round_block, _SideBySide
 from tests.scorekeeper.pdf.test_score_card_pdf import ROUNDS, four_round_card
 
 MELD = "Opening meld by your total before the round: below 1,500: 50; 1,500 and over: 90"
@@ -127,3 +128,15 @@ def test_a_grid_draws_nothing_for_an_empty_cell():
     grid = drawn(Grid([["1,500", ""]], colWidths=[50, 50]), 100)
     assert "BT 1 0 0 1 56 5 Tm  T* ET" in table
     assert [line for line in table if line != "BT 1 0 0 1 56 5 Tm  T* ET"] == grid
+
+
+def test_two_round_blocks_side_by_side_stand_as_tall_as_the_taller_and_never_split():
+    card = four_round_card(ROUNDS)
+    played, blank = _round_block(card, 1, 250), _round_block(card, 3, 250)
+    pair = _SideBySide(played, blank, column=250, gap=10)
+    assert pair.wrap(510, 1000) == (510, blank.wrap(250, 1000)[1] + 3 * mm)
+    # Round 3 is blank: rows of 6 mm to write in, under its heading ("Łukasz & Søren" wraps).
+    assert blank._rowHeights == [2 * CELL_RIGHT_BOLD.leading + 3.5] + [6 * mm] * 11
+    assert pair.split(510, 100) == []
+    # Four rounds: two pairs.
+    assert [len(row.blocks) for row in _blocks(card, 510)] == [2, 2]
