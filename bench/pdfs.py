@@ -10,8 +10,9 @@ DATABASE_URL names a PostgreSQL server, on a dedicated database of that server
 What is seeded, through the real services: a league playing the four-round game in teams of two
 with `4 * --tables` members (names with José, Zoë, Łukasz and Søren's letters), a club night
 today with everyone present, its seating proposed and its games started (one table a game), and
-two kitchen-table games played to their end with `scorekeeper.demo_rounds.random_game`: a
-four-round game of two teams and a Hand and Foot to 10,000 game of three players.
+three kitchen-table games played to their end with `scorekeeper.demo_rounds.random_game`: a
+four-round game of two teams, the same game made 20 rounds long by a house rule (the issue's
+score card of 20 rounds) and a Hand and Foot to 10,000 game of three players.
 
 Reported, for each PDF: the median and 95th-percentile time of the whole request (Django's test
 Client, the organiser signed in for the pack, so that its QR codes hold the scorer links), the
@@ -137,17 +138,22 @@ def seed(args: argparse.Namespace) -> dict:
     rng = random.Random(args.seed)
     seeded = seed_night(args.tables)
     played = {}
-    for preset, sides in (
-        ("four-rounds", [("José & Zoë", ("José", "Zoë")), ("Łukasz & Søren", ("Łukasz", "Søren"))]),
-        ("ten-thousand", [("José", ()), ("Łukasz", ()), ("Søren", ())]),
+    teams = [("José & Zoë", ("José", "Zoë")), ("Łukasz & Søren", ("Łukasz", "Søren"))]
+    for label, preset, house_rules, sides in (
+        ("four-rounds", "four-rounds", {}, teams),
+        # The issue's score card: a game of 20 rounds (the house rules' most).
+        ("four-rounds, 20 rounds by house rule", "four-rounds", {"rounds": 20}, teams),
+        ("ten-thousand", "ten-thousand", {}, [("José", ()), ("Łukasz", ()), ("Søren", ())]),
     ):
-        rules = engine.get_ruleset(preset)
+        rules = engine.resolve_rules({"base": preset, "overrides": house_rules})
         game = games.game_start(
-            preset=preset, sides=[games.SideSpec(name, players) for name, players in sides]
+            preset=preset,
+            sides=[games.SideSpec(name, players) for name, players in sides],
+            house_rules=house_rules,
         )
         names = [name for name, _ in sides]
         rounds_record(game, demo_rounds.random_game(rules, names, rng=rng))
-        played[preset] = game
+        played[label] = game
     return {**seeded, "games": played}
 
 
@@ -218,12 +224,12 @@ def main() -> None:
     client = Client(HTTP_HOST="127.0.0.1:8000")
     # force_login: django-axes refuses Client.login, which authenticates without a request.
     client.force_login(seeded["organiser"], backend="django.contrib.auth.backends.ModelBackend")
-    for preset, game in seeded["games"].items():
+    for label, game in seeded["games"].items():
         rounds = game.rounds.count()
         times, data, queries = timed(client, f"/g/{game.public_id}/score-card.pdf", args.requests)
         card = documents.game_score_card(game_get(game.public_id))
         build = builder_times(lambda card=card: build_score_card(card, paper="a4"), args.requests)
-        report(f"Score card, {preset}, {rounds} rounds", times, build, data, queries, hello)
+        report(f"Score card, {label}, {rounds} rounds", times, build, data, queries, hello)
 
     night = seeded["night"]
     pack_url = f"/leagues/bench/nights/{night.pk}/pack.pdf"

@@ -8,14 +8,15 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.pagesizes import landscape as turned
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table
 
 PAPER = {"a4": A4, "letter": LETTER}
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
@@ -82,9 +83,143 @@ CELL_RIGHT = style("cell-right", 8, alignment=TA_RIGHT)
 CELL_RIGHT_BOLD = style("cell-right-bold", 8, bold=True, alignment=TA_RIGHT)
 
 
-def text(value: str, paragraph_style: ParagraphStyle = BODY) -> Paragraph:
-    """A paragraph of plain text: names are escaped, never read as markup."""
-    return Paragraph(escape(value), paragraph_style)
+def _one_line(value: str, paragraph_style: ParagraphStyle) -> bool:
+    """Whether a paragraph of `value` in this style is drawn as a string would be: one run of
+    words in one font, with no border, background, indent or markup to lay out."""
+    return (
+        bool(value)
+        and " ".join(value.split()) == value
+        and paragraph_style.alignment in ALIGNMENTS
+        and not (
+            paragraph_style.leftIndent
+            or paragraph_style.rightIndent
+            or paragraph_style.firstLineIndent
+            or paragraph_style.backColor
+            or paragraph_style.borderWidth
+            or paragraph_style.textTransform
+            or paragraph_style.wordWrap
+            or paragraph_style.endDots
+            or paragraph_style.shaping
+            or getattr(paragraph_style, "autoLeading", "")
+        )
+    )
+
+
+class Text(Flowable):
+    """A paragraph of plain text that, where it fits on one line, is drawn as one string.
+
+    A paragraph parses its text as markup when made and breaks it into lines at every layout,
+    and a table lays each of its cells out twice: most of a club-night pack's time. Text that
+    fits its width is drawn where the paragraph would draw its one line (its first baseline a
+    font size below the top, as ReportLab places it); text that wraps is the paragraph itself,
+    made only then."""
+
+    def __init__(self, value: str, paragraph_style: ParagraphStyle) -> None:
+        super().__init__()
+        self.value = value
+        self.style = paragraph_style
+        self._simple = _one_line(value, paragraph_style)
+        self._paragraph: Paragraph | None = None
+        self._line = False
+        # The width the paragraph was last broken into lines for, and its size then.
+        self._broken_for: tuple[float, tuple[float, float]] | None = None
+
+    def paragraph(self) -> Paragraph:
+        """The paragraph this text stands for: names escaped, never read as markup."""
+        if self._paragraph is None:
+            self._paragraph = Paragraph(escape(self.value), self.style)
+        return self._paragraph
+
+    def wrap(self, availWidth, availHeight):
+        paragraph_style = self.style
+        self._line = (
+            self._simple
+            and stringWidth(self.value, paragraph_style.fontName, paragraph_style.fontSize)
+            <= availWidth
+        )
+        if self._line:
+            self.width, self.height = availWidth, paragraph_style.leading
+            return self.width, self.height
+        paragraph = self.paragraph()
+        # A table lays its cells out when sized and again when drawn, at the same width: the
+        # lines a paragraph breaks into depend on the width alone, so they are broken once.
+        # (A split throws its lines away.)
+        if (
+            self._broken_for is None
+            or self._broken_for[0] != availWidth
+            or not hasattr(paragraph, "blPara")
+        ):
+            self._broken_for = availWidth, paragraph.wrap(availWidth, availHeight)
+        self.width, self.height = self._broken_for[1]
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        self.wrap(availWidth, availHeight)
+        if self._line:
+            # One line cannot split: it goes whole to the next frame, as the paragraph's would.
+            return [self] if availHeight >= self.height else []
+        return self.paragraph().split(availWidth, availHeight)
+
+    def minWidth(self):
+        return self.paragraph().minWidth()
+
+    def draw(self):
+        if not self._line:
+            self.paragraph().drawOn(self.canv, 0, 0)
+            return
+        canvas, paragraph_style = self.canv, self.style
+        canvas.saveState()
+        canvas.setFillColor(paragraph_style.textColor)
+        canvas.setFont(paragraph_style.fontName, paragraph_style.fontSize, paragraph_style.leading)
+        baseline = self.height - paragraph_style.fontSize
+        if paragraph_style.alignment == TA_RIGHT:
+            canvas.drawRightString(self.width, baseline, self.value)
+        elif paragraph_style.alignment == TA_CENTER:
+            canvas.drawCentredString(self.width / 2, baseline, self.value)
+        else:
+            canvas.drawString(0, baseline, self.value)
+        canvas.restoreState()
+
+
+def text(value: str, paragraph_style: ParagraphStyle = BODY) -> Text:
+    """A paragraph of plain text: names are drawn as written, never read as markup."""
+    return Text(value, paragraph_style)
+
+
+def cell(value: str, paragraph_style: ParagraphStyle, room: float) -> Text | str:
+    """A table cell of plain text: the string itself when it fits on one line `room` points
+    wide, else a paragraph that wraps. A table draws a string far faster than it lays out a
+    paragraph (a 20-round card has hundreds of cells); `cell_style` gives the string the
+    paragraph's font, size, leading and alignment, so that both look the same."""
+    if (
+        _one_line(value, paragraph_style)
+        and stringWidth(value, paragraph_style.fontName, paragraph_style.fontSize) <= room
+    ):
+        return value
+    # A paragraph collapses runs of spaces and breaks lines where a string would not.
+    return text(value, paragraph_style)
+
+
+ALIGNMENTS = {TA_LEFT: "LEFT", TA_RIGHT: "RIGHT", TA_CENTER: "CENTER"}
+
+
+def cell_style(
+    paragraph_style: ParagraphStyle, start: tuple[int, int], stop: tuple[int, int]
+) -> list[tuple]:
+    """Table style commands that draw the string cells from `start` to `stop` as a paragraph
+    of `paragraph_style` would be drawn there: same font, size, leading and alignment."""
+    return [
+        # One command for font, size and leading: each command visits every cell of its range.
+        (
+            "FONT",
+            start,
+            stop,
+            paragraph_style.fontName,
+            paragraph_style.fontSize,
+            paragraph_style.leading,
+        ),
+        ("ALIGN", start, stop, ALIGNMENTS[paragraph_style.alignment]),
+    ]
 
 
 def page_size(paper: str, *, landscape: bool = False) -> tuple[float, float]:
@@ -118,6 +253,20 @@ def page_count(story: Sequence[Flowable], *, paper: str, landscape: bool = False
     """How many pages the flowables fill (laid out and thrown away), to refuse a long file
     before paying for all of it."""
     return _laid_out(story, paper, "", "", "", landscape)[1]
+
+
+class Grid(Table):
+    """A table that draws nothing for its empty cells.
+
+    ReportLab draws an empty string as a text object of its own, as costly as a number; a
+    blank score sheet is mostly empty cells."""
+
+    def _drawCell(self, cellval, cellstyle, pos, size):
+        # Skipping one leaves the canvas's font and colour as the last cell drawn set them,
+        # which is what the next cell checks against. No cell of ours carries a link.
+        if isinstance(cellval, str) and not cellval:
+            return
+        super()._drawCell(cellval, cellstyle, pos, size)
 
 
 def _laid_out(

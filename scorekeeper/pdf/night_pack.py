@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Spacer, TableStyle
 
 from scorekeeper.formatting import number
 from scorekeeper.pdf.base import (
@@ -25,6 +25,7 @@ from scorekeeper.pdf.base import (
     SHADE,
     SMALL,
     TITLE,
+    Grid,
     TooManyPages,
     frame_width,
     page_count,
@@ -133,7 +134,7 @@ def _cover(pack: NightPack, width: float) -> list[Flowable]:
             )
         first = 14 * mm
         rest = (width - first) / 2
-        grid = Table(rows, colWidths=[first, rest, rest], repeatRows=1, hAlign="LEFT")
+        grid = Grid(rows, colWidths=[first, rest, rest], repeatRows=1, hAlign="LEFT")
         grid.setStyle(
             TableStyle(
                 [

@@ -10,33 +10,34 @@ import datetime
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from reportlab.graphics.barcode.qr import QrCode
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus.tables import CellStyle
 
 from scorekeeper import engine
 from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.formatting import number, rule_set_name
 from scorekeeper.pdf.base import (
     BODY,
-    BOLD,
     CELL,
     CELL_BOLD,
     CELL_RIGHT,
     CELL_RIGHT_BOLD,
-    FONT,
     LIGHT,
     RULE,
     SHADE,
     SMALL,
     TITLE,
+    Grid,
     TooManyPages,
+    cell,
+    cell_style,
     frame_width,
     render,
     text,
 )
+from scorekeeper.pdf.qr import FixedMaskQrCode
 
 # A game to a target has no last round: the blank sheet gives this many blocks, and says how
 # to carry on.
@@ -47,6 +48,14 @@ ROOM_TO_CONTINUE = 2
 # allow 20), for the longest game to a target; a sheet of 6 columns runs to about 21 pages.
 ROUNDS_PRINTED_MAX = 60
 CELL_PADDING = 2.5
+# An empty cell of a round block: ReportLab's default leading (12 points) and the block's padding.
+TOP_PADDING, BOTTOM_PADDING = 1.6, 1.9
+# Below each pair of round blocks.
+PAIR_SPACE = 3 * mm
+BLANK_ROW_HEIGHT = CellStyle.leading + TOP_PADDING + BOTTOM_PADDING
+# ReportLab's default padding, spelled out in the summary's style: its cells' room is measured
+# against it.
+SUMMARY_PADDING = 6
 
 
 @dataclass(frozen=True)
@@ -147,43 +156,32 @@ def _meld(card: ScoreCard, round_number: int) -> list[str]:
     return [number(rules.opening_meld_for(round_number, total)) for total in before]
 
 
-def _figure(value: str, paragraph_style) -> Paragraph | str:
-    # A blank cell of a blank sheet stays an empty string: a paragraph of nothing costs as much
-    # to lay out as one of text, and a blank sheet is mostly blank cells.
-    return text(value, paragraph_style) if value else ""
-
-
 def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
     rules, status = card.rules, card.status
     played = (
         status.rounds[round_number - 1] if status and round_number <= len(status.rounds) else None
     )
     label_width = width * (0.5 if len(card.sides) <= 2 else 0.34)
-    room = label_width - 2 * CELL_PADDING
+    label_room = label_width - 2 * CELL_PADDING
+    side_width = (width - label_width) / len(card.sides)
+    side_room = side_width - 2 * CELL_PADDING
 
     def label(value: str, *, bold: bool = False) -> Paragraph | str:
-        # A label that fits on its line is drawn as a string, far cheaper than a paragraph
-        # (a 50-table pack has thousands); a longer one still wraps.
-        if stringWidth(value, BOLD if bold else FONT, CELL.fontSize) <= room:
-            return value
-        return text(value, CELL_BOLD if bold else CELL)
+        return cell(value, CELL_BOLD if bold else CELL, label_room)
+
+    def figures(values: list[str], *, bold: bool = False) -> list[Paragraph | str]:
+        # A blank cell of a blank sheet stays an empty string: a paragraph of nothing costs as
+        # much to lay out as one of text, and a blank sheet is mostly blank cells.
+        paragraph_style = CELL_RIGHT_BOLD if bold else CELL_RIGHT
+        return [cell(value, paragraph_style, side_room) if value else "" for value in values]
 
     heading = f"Round {number(round_number)}"
     if round_number <= len(card.dealers):
         heading += f" · {card.dealers[round_number - 1]} deals"
-    side_room = (width - label_width) / len(card.sides) - 2 * CELL_PADDING
     rows: list[list] = [
-        [label(heading, bold=True)]
-        + [
-            side.name
-            if stringWidth(side.name, BOLD, CELL.fontSize) <= side_room
-            else Paragraph(escape(side.name), CELL_RIGHT_BOLD)
-            for side in card.sides
-        ]
+        [label(heading, bold=True)] + figures([side.name for side in card.sides], bold=True)
     ]
-    rows.append(
-        [label("Opening meld")] + [_figure(m, CELL_RIGHT) for m in _meld(card, round_number)]
-    )
+    rows.append([label("Opening meld")] + figures(_meld(card, round_number)))
     by_item = (
         [{line.item: line for line in side.lines} for side in played.result.sides]
         if played
@@ -197,23 +195,24 @@ def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
             values = ["stock ran out"] * len(card.sides)
         else:
             values = [_cell(lines.get(item.item)) for lines in by_item]
-        rows.append([label(item.heading)] + [_figure(v, CELL_RIGHT) for v in values])
+        rows.append([label(item.heading)] + figures(values))
     if played:
         totals = [number(played.scores[name]) for name in status.sides]
         running = [number(played.totals[name]) for name in status.sides]
     else:
         totals = running = [""] * len(card.sides)
-    rows.append([label("Round total", bold=True)] + [_figure(v, CELL_RIGHT_BOLD) for v in totals])
-    rows.append(
-        [label("Running total", bold=True)] + [_figure(v, CELL_RIGHT_BOLD) for v in running]
-    )
-    side_width = (width - label_width) / len(card.sides)
+    rows.append([label("Round total", bold=True)] + figures(totals, bold=True))
+    rows.append([label("Running total", bold=True)] + figures(running, bold=True))
     # A blank block leaves room to write by hand.
     heights = None if played else [None] + [6 * mm] * (len(rows) - 1)
-    table = Table(
+    # A played round's row with an empty cell (nothing scored there) has always stood as tall
+    # as the table's own leading makes an empty cell; the figures beside it keep their look.
+    least = [BLANK_ROW_HEIGHT if "" in row[1:] else 0 for row in rows] if played else None
+    table = Grid(
         rows,
         colWidths=[label_width] + [side_width] * len(card.sides),
         rowHeights=heights,
+        minRowHeights=least,
         repeatRows=1,
     )
     last = len(rows) - 1
@@ -227,17 +226,15 @@ def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
                 ("LINEABOVE", (0, last - 1), (-1, last - 1), 1, colors.black),
                 ("BACKGROUND", (0, last), (-1, last), SHADE),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                # The labels that fit on one line are plain strings in the paragraphs' font.
-                ("FONTNAME", (0, 1), (0, -1), FONT),
-                ("FONTNAME", (0, 0), (-1, 0), BOLD),
-                ("FONTSIZE", (0, 0), (-1, 0), CELL.fontSize),
-                ("LEADING", (0, 0), (-1, 0), CELL.leading),
-                ("ALIGN", (1, 0), (-1, 0), "RIGHT"),
-                ("FONTNAME", (0, last - 1), (0, last), BOLD),
-                ("FONTSIZE", (0, 1), (0, -1), CELL.fontSize),
-                ("LEADING", (0, 1), (0, -1), CELL.leading),
-                ("TOPPADDING", (0, 0), (-1, -1), 1.6),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 1.9),
+                # The cells that fit on one line are plain strings in the paragraphs' font.
+                *cell_style(CELL, (0, 1), (0, last - 2)),
+                *cell_style(CELL_BOLD, (0, 0), (0, 0)),
+                *cell_style(CELL_BOLD, (0, last - 1), (0, last)),
+                *cell_style(CELL_RIGHT_BOLD, (1, 0), (-1, 0)),
+                *cell_style(CELL_RIGHT, (1, 1), (-1, last - 2)),
+                *cell_style(CELL_RIGHT_BOLD, (1, last - 1), (-1, last)),
+                ("TOPPADDING", (0, 0), (-1, -1), TOP_PADDING),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), BOTTOM_PADDING),
                 ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
                 ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
             ]
@@ -256,45 +253,53 @@ def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
     # Two columns fit side by side: two rounds to a row, as on the printed pads.
     gap = 4 * mm
     half = (width - gap) / 2
-    out: list[Flowable] = []
-    for first in range(1, count + 1, 2):
-        pair = [_round_block(card, first, half)]
-        pair.append(_round_block(card, first + 1, half) if first + 1 <= count else "")
-        row = Table([[pair[0], "", pair[1]]], colWidths=[half, gap, half])
-        row.setStyle(
-            TableStyle(
-                [
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 0),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 3 * mm),
-                ]
-            )
+    return [
+        _SideBySide(
+            _round_block(card, first, half),
+            _round_block(card, first + 1, half) if first + 1 <= count else None,
+            column=half,
+            gap=gap,
         )
-        out.append(row)
-    return out
+        for first in range(1, count + 1, 2)
+    ]
 
 
-class _FixedMaskQrCode(QrCode):
-    """A QR code drawn with one fixed mask pattern.
+class _SideBySide(Flowable):
+    """Two round blocks side by side, their tops level, with room to write below: drawn as a
+    one-row table of them would draw them, but each block is laid out once, not again for
+    every try of a page and to be drawn."""
 
-    The library tries all eight masks the standard allows and keeps the one with the fewest
-    look-alike patterns, which is most of the cost of a code; every mask is valid and reads
-    the same in a phone's camera, and a 50-table pack draws 50 codes."""
+    # Platypus lays a table's cells out with this much height to spare.
+    ROOM = 72000
+
+    def __init__(self, left: Table, right: Table | None, *, column: float, gap: float) -> None:
+        super().__init__()
+        self.blocks = [left] if right is None else [left, right]
+        self.column, self.gap = column, gap
+        self.hAlign = "CENTER"
+        self._heights: list[float] | None = None
+
+    def wrap(self, availWidth, availHeight):
+        if self._heights is None:
+            # A block's size depends on its own column widths alone.
+            self._heights = [block.wrap(self.column, self.ROOM)[1] for block in self.blocks]
+        self.width = 2 * self.column + self.gap
+        self.height = max(self._heights) + PAIR_SPACE
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        # A pair of rounds never breaks across pages: it moves whole to the next one.
+        return []
 
     def draw(self):
-        if self.qr.version is None:
-            self.qr.version = self.qr.calculate_version()
-        self.qr.makeImpl(False, 0)
-        self.qr.make = lambda: None
-        super().draw()
+        for index, (block, height) in enumerate(zip(self.blocks, self._heights, strict=True)):
+            block.drawOn(self.canv, index * (self.column + self.gap), self.height - height)
 
 
-def _qr(link: str, size: float) -> QrCode:
+def _qr(link: str, size: float) -> FixedMaskQrCode:
     # The flowable draws straight on the page; the graphics widget would encode the link twice
     # and build a shape per module, several times slower for a 20-table pack.
-    return _FixedMaskQrCode(link, width=size, height=size, qrLevel="M")
+    return FixedMaskQrCode(link, width=size, height=size, qrLevel="M")
 
 
 def _result(card: ScoreCard) -> str:
@@ -322,31 +327,48 @@ def _summary(card: ScoreCard, width: float) -> Table:
     """The game page's scoreboard: each round's points and running total, side by side."""
     status = card.status
     assert status is not None
-    header = [text("Round", CELL_BOLD)] + [text(s.name, CELL_RIGHT_BOLD) for s in card.sides]
-    rows = [header]
+    label = min(22 * mm, width * 0.2)
+    side = (width - label) / len(card.sides)
+    label_room, side_room = label - 2 * SUMMARY_PADDING, side - 2 * SUMMARY_PADDING
+    rows = [
+        [cell("Round", CELL_BOLD, label_room)]
+        + [cell(s.name, CELL_RIGHT_BOLD, side_room) for s in card.sides]
+    ]
     for played in status.rounds:
         rows.append(
-            [text(number(played.round), CELL)]
+            [cell(number(played.round), CELL, label_room)]
             + [
-                text(f"{number(played.scores[name])} → {number(played.totals[name])}", CELL_RIGHT)
+                cell(
+                    f"{number(played.scores[name])} → {number(played.totals[name])}",
+                    CELL_RIGHT,
+                    side_room,
+                )
                 for name in status.sides
             ]
         )
     rows.append(
-        [text("Total", CELL_BOLD)]
-        + [text(number(status.totals[n]), CELL_RIGHT_BOLD) for n in status.sides]
+        [cell("Total", CELL_BOLD, label_room)]
+        + [cell(number(status.totals[n]), CELL_RIGHT_BOLD, side_room) for n in status.sides]
     )
-    label = min(22 * mm, width * 0.2)
-    table = Table(rows, colWidths=[label] + [(width - label) / len(card.sides)] * len(card.sides))
+    table = Grid(rows, colWidths=[label] + [side] * len(card.sides))
     table.setStyle(
         TableStyle(
             [
+                # The cells that fit on one line are plain strings in the paragraphs' font.
+                *cell_style(CELL_BOLD, (0, 0), (0, 0)),
+                *cell_style(CELL, (0, 1), (0, -2)),
+                *cell_style(CELL_BOLD, (0, -1), (0, -1)),
+                *cell_style(CELL_RIGHT_BOLD, (1, 0), (-1, 0)),
+                *cell_style(CELL_RIGHT, (1, 1), (-1, -2)),
+                *cell_style(CELL_RIGHT_BOLD, (1, -1), (-1, -1)),
                 ("GRID", (0, 0), (-1, -1), 0.5, RULE),
                 ("BOX", (0, 0), (-1, -1), 1, colors.black),
                 ("BACKGROUND", (0, 0), (-1, 0), SHADE),
                 ("BACKGROUND", (0, -1), (-1, -1), SHADE),
                 ("TOPPADDING", (0, 0), (-1, -1), 1.5),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+                ("LEFTPADDING", (0, 0), (-1, -1), SUMMARY_PADDING),
+                ("RIGHTPADDING", (0, 0), (-1, -1), SUMMARY_PADDING),
             ]
         )
     )
@@ -388,7 +410,7 @@ def _header(card: ScoreCard, width: float) -> list[Flowable]:
         return [*lines, Spacer(0, 2 * mm)]
     size = 30 * mm
     qr_cell = [_qr(card.link, size), text(card.link_caption, SMALL)]
-    table = Table([[lines, qr_cell]], colWidths=[width - size - 4 * mm, size + 4 * mm])
+    table = Grid([[lines, qr_cell]], colWidths=[width - size - 4 * mm, size + 4 * mm])
     table.setStyle(
         TableStyle(
             [
@@ -431,7 +453,7 @@ def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
             for row in range(0, len(rows), 2)
             for col in ((0, 2) if rows[row + 1][2] != "" else (0,))
         ]
-        table = Table(rows, colWidths=[column, gap, column])
+        table = Grid(rows, colWidths=[column, gap, column])
         table.setStyle(
             TableStyle(
                 [

@@ -29,6 +29,7 @@ from scorekeeper.pdf.base import (
     SHADE,
     SMALL,
     TITLE,
+    Grid,
     PdfError,
     frame_width,
     render,
@@ -171,7 +172,7 @@ def _table(sheet: StandingsSheet, widths: list[float]) -> Table:
     else:
         rows.append([text(sheet.empty, CELL)] + [""] * (len(sheet.columns) - 1))
         commands.append(("SPAN", (0, 1), (-1, 1)))
-    table = Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table = Grid(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle(commands))
     return table
 
