@@ -428,7 +428,7 @@ def targets(league, season) -> list[tuple[str, object]]:
                 "leagues/_pub_standings_table.html",
                 {
                     "league": league,
-                    "rows": standing_rows(rows),
+                    "rows": standing_rows(rows, league),
                     "columns": standings_columns(None, None),
                 },
             ).encode()

@@ -4,6 +4,7 @@ may not see it, so that its existence is not revealed."""
 
 import datetime
 from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_GET
 
 from leagues import csv_exports, documents, player_stats, rivalry, selectors
@@ -18,7 +20,7 @@ from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
 from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_download
-from scorekeeper.formatting import number, owned, rule_set_name
+from scorekeeper.formatting import decimal, number, owned, percent, rule_set_name
 from scorekeeper.pdf.night_pack import build_night_pack
 from scorekeeper.pdf.score_card import build_score_card
 from scorekeeper.pdf.standings import build_standings
@@ -89,15 +91,58 @@ TIE_BREAK_TEXT = (
 
 MARKS = {"W": "win", "T": "tie", "L": "loss"}
 
+# A standings row's cells from league points to the last five, written here rather than by the
+# template: at 200 rows, a filter and a variable a number took most of the page's time
+# (bench/standings.py). The values are numbers through scorekeeper.formatting and fixed words.
+_FIGURE_CELLS = '<td class="total">{}</td>' + "<td>{}</td>" * 11
+_MARKS_CELL = '<span class="marks" role="img" aria-label="{}">{}</span>'
 
-def standing_rows(rows: list[selectors.StandingRow]) -> list[tuple[selectors.StandingRow, str]]:
-    """Each row with its last five results in words, the text alternative of the W/T/L marks."""
+
+@dataclass(frozen=True)
+class StandingLine:
+    """A standings row as the table shows it: the row, its player's address and its cells."""
+
+    row: selectors.StandingRow
+    link: str
+    cells: str
+
+
+def standing_rows(rows: list[selectors.StandingRow], league: League) -> list[StandingLine]:
+    """Each row with its player's address and its cells from league points to the last five
+    (the W/T/L marks with their text alternative in words)."""
+    link = _player_link(league)
     return [
-        (row, ", ".join(MARKS[mark] for mark in row.last_five).capitalize() + ", newest first")
-        if row.last_five
-        else (row, "")
+        StandingLine(
+            row,
+            link(row.player_id),
+            format_html(
+                _FIGURE_CELLS,
+                number(row.league_points),
+                number(row.games),
+                number(row.wins),
+                number(row.ties),
+                number(row.losses),
+                percent(row.win_pct),
+                number(row.points_for),
+                number(row.points_against),
+                decimal(row.avg_score, 1),
+                decimal(row.avg_margin, 1),
+                "–" if row.rating is None else decimal(row.rating, 1),
+                _marks(row.last_five),
+            ),
+        )
         for row in rows
     ]
+
+
+def _marks(last_five: str) -> str:
+    if not last_five:
+        return "–"
+    words = ", ".join(MARKS[mark] for mark in last_five).capitalize() + ", newest first"
+    spans = format_html_join(
+        "", '<span class="mark mark-{}">{}</span>', ((mark, mark) for mark in last_five)
+    )
+    return format_html(_MARKS_CELL, words, spans)
 
 
 def standings_columns(sort: str | None, order: str | None) -> list[dict]:
@@ -137,7 +182,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "scoring_text": scoring_text(league),
         "seasons": seasons,
         "season": season,
-        "rows": standing_rows(table[:TOP_STANDINGS]),
+        "rows": standing_rows(table[:TOP_STANDINGS], league),
         "columns": standings_columns(None, None),
         "more_rows": len(table) > TOP_STANDINGS,
         "nights": list(player_stats.recent_nights(league)),
@@ -171,7 +216,7 @@ def _standings_page(
         "is_organiser": organiser,
         "season": season,
         "seasons": seasons,
-        "rows": standing_rows(rows),
+        "rows": standing_rows(rows, league),
         "columns": standings_columns(sort, order),
         "sortable": True,
         "caption": (
