@@ -188,15 +188,21 @@ def ranked(rows: Sequence[StandingRow]) -> list[StandingRow]:
     """The rows with their standing rank: one more than the number of players with a better
     record under the tie-breaks, shared by players whose records are equal ("=1", "=1", "3")."""
     keys = [tie_break_key(row) for row in rows]
-    best_first = sorted(keys, reverse=True)
-    place_of: dict[tuple, int] = {}
-    count_of: dict[tuple, int] = {}
-    for index, key in enumerate(best_first, start=1):
-        place_of.setdefault(key, index)
-        count_of[key] = count_of.get(key, 0) + 1
+    best_first = sorted(range(len(rows)), key=keys.__getitem__, reverse=True)
+    # Walked in order, comparing neighbours: equal records sit together, and no Fraction is
+    # hashed (at 200 rows, hashing them into a dict cost more than the standings' query).
+    places = [0] * len(rows)
+    shared = [False] * len(rows)
+    for position, index in enumerate(best_first):
+        previous = best_first[position - 1] if position else None
+        if previous is not None and keys[previous] == keys[index]:
+            places[index] = places[previous]
+            shared[index] = shared[previous] = True
+        else:
+            places[index] = position + 1
     return [
-        dataclasses.replace(row, place=place_of[key], shared=count_of[key] > 1)
-        for row, key in zip(rows, keys, strict=True)
+        dataclasses.replace(row, place=places[index], shared=shared[index])
+        for index, row in enumerate(rows)
     ]
 
 
