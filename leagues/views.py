@@ -245,12 +245,17 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
     return _standings_page(request, league, organiser, season_id)
 
 
-def _player_link(league: League) -> Callable[[int], str]:
-    """The address of a player's page from their id, reversed once: at 200 rows, a `{% url %}`
+def _link(name: str, *args: object) -> Callable[[object], str]:
+    """The address of a page from its last argument, reversed once: at 200 rows, a `{% url %}`
     a row took more of the page's time than its queries did (bench/head_to_head.py)."""
     marker = 1234567
-    head, tail = reverse("leagues:player", args=[league.slug, marker]).rsplit(str(marker), 1)
-    return lambda player_id: f"{head}{player_id}{tail}"
+    head, tail = reverse(name, args=[*args, marker]).rsplit(str(marker), 1)
+    return lambda last: f"{head}{last}{tail}"
+
+
+def _player_link(league: League) -> Callable[[int], str]:
+    """The address of a player's page in the league from their id."""
+    return _link("leagues:player", league.slug)
 
 
 @require_GET
@@ -317,18 +322,24 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     membership = player_stats.membership_get(league, _id_or_404(player_id))
     if membership is None:
         raise Http404("No such player in this league")
+    # Reversed once for the page's hundreds of rows (partners, opponents, games).
+    link, night_link = _player_link(league), _link("leagues:night", league.slug)
+    game_link = _link("game_detail")
     context = {
         "league": league,
         "is_organiser": organiser,
         "membership": membership,
         "player": membership.player,
         "rating": membership.rating if membership.rated_games else None,
-        "history": player_stats.player_history(league, player_id, player_stats.HISTORY_LIMIT),
+        "history": [
+            (row, night_link(row.league_game.night_id), game_link(row.league_game.game.public_id))
+            for row in player_stats.player_history(league, player_id, player_stats.HISTORY_LIMIT)
+        ],
         "game_count": player_stats.player_game_count(league, player_id),
         "by_ruleset": player_stats.by_ruleset(league, player_id),
         "chart": rating_chart(player_stats.rating_history(league, player_id)),
-        "partners": selectors.partners(league, player_id),
-        "opponents": selectors.opponents(league, player_id),
+        "partners": [(m, link(m.other_id)) for m in selectors.partners(league, player_id)],
+        "opponents": [(m, link(m.other_id)) for m in selectors.opponents(league, player_id)],
         "teams": league.play == League.Play.TEAMS,
         "other_leagues": list(player_stats.other_leagues(league, player_id, request.user)),
     }
