@@ -312,6 +312,11 @@ class Participation(models.Model):
         indexes = [
             models.Index(fields=["league", "counted", "player"], name="participation_standings"),
             models.Index(fields=["season", "counted", "player"], name="participation_season"),
+            # A player's games newest first (the player page's results, count, rating chart
+            # and partners and opponents), without sorting every game of the league.
+            models.Index(
+                fields=["player", "league", "-date", "-league_game"], name="participation_player"
+            ),
         ]
 
     def __str__(self) -> str:

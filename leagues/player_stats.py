@@ -100,26 +100,27 @@ def player_history(league: League, player_id: int, limit: int = HISTORY_LIMIT) -
     rows = list(
         Participation.objects.filter(league=league, player_id=player_id)
         .select_related("league_game__game", "league_game__night")
-        .prefetch_related(
-            Prefetch(
-                "league_game__participations",
-                queryset=Participation.objects.select_related("player").order_by("side", "place"),
-            )
-        )
         .order_by("-date", "-league_game_id")[:limit]
     )
+    # The other players of those games as plain values: at 50 games of four, model instances
+    # for them (and their players) cost more than the page's queries.
+    others: dict[int, dict[int, list[str]]] = {}
+    for league_game_id, side, name in (
+        Participation.objects.filter(league_game__in=[p.league_game_id for p in rows])
+        .exclude(player_id=player_id)
+        .order_by("side", "place")
+        .values_list("league_game_id", "side", "player__name")
+    ):
+        others.setdefault(league_game_id, {}).setdefault(side, []).append(name)
     history = []
     for p in rows:
-        others: dict[int, list[str]] = {}
-        for other in p.league_game.participations.all():
-            if other.player_id != player_id:
-                others.setdefault(other.side, []).append(other.player.name)
+        sides = others.get(p.league_game_id, {})
         history.append(
             HistoryRow(
                 participation=p,
                 league_game=p.league_game,
-                partners=others.pop(p.side, []),
-                opponents=[others[side] for side in sorted(others)],
+                partners=sides.get(p.side, []),
+                opponents=[sides[side] for side in sorted(sides) if side != p.side],
             )
         )
     return history

@@ -124,5 +124,11 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
+        migrations.AddIndex(
+            model_name="participation",
+            index=models.Index(
+                fields=["player", "league", "-date", "-league_game"], name="participation_player"
+            ),
+        ),
         migrations.RunPython(fill, migrations.RunPython.noop),
     ]
