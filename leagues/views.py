@@ -139,6 +139,12 @@ def standing_rows(rows: list[selectors.StandingRow], league: League) -> list[Sta
     ]
 
 
+def _number_cells(*figures: str) -> str:
+    """`<td class="num">` cells of figures written by scorekeeper.formatting (nothing to
+    escape), for tables of hundreds of rows (see _FIGURE_CELLS)."""
+    return mark_safe("".join(f'<td class="num">{figure}</td>' for figure in figures))
+
+
 def _marks(last_five: str) -> str:
     if not last_five:
         return "–"
@@ -338,8 +344,18 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         "game_count": player_stats.player_game_count(league, player_id),
         "by_ruleset": player_stats.by_ruleset(league, player_id),
         "chart": rating_chart(player_stats.rating_history(league, player_id)),
-        "partners": [(m, link(m.other_id)) for m in selectors.partners(league, player_id)],
-        "opponents": [(m, link(m.other_id)) for m in selectors.opponents(league, player_id)],
+        "partners": [
+            (m, link(m.other_id), _number_cells(number(m.games), percent(m.win_pct)))
+            for m in selectors.partners(league, player_id)
+        ],
+        "opponents": [
+            (
+                m,
+                link(m.other_id),
+                _number_cells(*(number(n) for n in (m.games, m.wins, m.ties, m.losses))),
+            )
+            for m in selectors.opponents(league, player_id)
+        ],
         "teams": league.play == League.Play.TEAMS,
         "other_leagues": list(player_stats.other_leagues(league, player_id, request.user)),
     }
