@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
@@ -91,35 +92,39 @@ TIE_BREAK_TEXT = (
 
 MARKS = {"W": "win", "T": "tie", "L": "loss"}
 
-# A standings row's cells from league points to the last five, written here rather than by the
-# template: at 200 rows, a filter and a variable a number took most of the page's time
-# (bench/standings.py). Plain formatting, no escaping: every value is a number written by
-# scorekeeper.formatting (digits, separators, a minus sign) or one of the fixed words below.
-_FIGURE_CELLS = '<td class="total">{}</td>' + "<td>{}</td>" * 11
+# A standings row's cells, written here rather than by the template: at 200 rows, a filter and a
+# variable a number took most of the page's time (bench/standings.py). Plain formatting: every
+# value is a number written by scorekeeper.formatting (digits, separators, a minus sign), one of
+# the fixed words below or the player's address; only the name is escaped.
+_ROW_CELLS = (
+    '<td class="rank">{}</td><th scope="row" class="player"><a href="{}">{}</a></th>'
+    '<td class="total">{}</td>' + "<td>{}</td>" * 11
+)
 _MARKS_CELL = '<span class="marks" role="img" aria-label="{}">{}</span>'
 _MARK = '<span class="mark mark-{0}">{0}</span>'
 
 
 @dataclass(frozen=True)
 class StandingLine:
-    """A standings row as the table shows it: the row, its player's address and its cells."""
+    """A standings row as the table shows it: the row and its cells, rank to last five."""
 
     row: selectors.StandingRow
-    link: str
     cells: str
 
 
 def standing_rows(rows: list[selectors.StandingRow], league: League) -> list[StandingLine]:
-    """Each row with its player's address and its cells from league points to the last five
-    (the W/T/L marks with their text alternative in words)."""
+    """Each row with its cells: rank, the player (a link to their page), the figures and the
+    last five (the W/T/L marks with their text alternative in words)."""
     link = _player_link(league)
     return [
         StandingLine(
             row,
-            link(row.player_id),
-            # Numbers and fixed words only (see _FIGURE_CELLS): nothing to escape.
+            # Numbers, fixed words and an address, and the name escaped: see _ROW_CELLS.
             mark_safe(
-                _FIGURE_CELLS.format(
+                _ROW_CELLS.format(
+                    row.rank,
+                    link(row.player_id),
+                    escape(row.name),
                     number(row.league_points),
                     number(row.games),
                     number(row.wins),
@@ -141,7 +146,7 @@ def standing_rows(rows: list[selectors.StandingRow], league: League) -> list[Sta
 
 def _number_cells(*figures: str) -> str:
     """`<td class="num">` cells of figures written by scorekeeper.formatting (nothing to
-    escape), for tables of hundreds of rows (see _FIGURE_CELLS)."""
+    escape), for tables of hundreds of rows (see _ROW_CELLS)."""
     return mark_safe("".join(f'<td class="num">{figure}</td>' for figure in figures))
 
 

@@ -2,8 +2,12 @@
 for all time, recomputed from the player's counted participations whenever those change.
 
 Every writer of counted participations calls `standings_refresh` for the players it touched,
-inside its own transaction and after its own locks (it takes none of its own, so it adds nothing
-to the locking order of `leagues.services`):
+inside its own transaction and last, after its own locks. The refresh then locks those players'
+memberships of the league, in player order, before it reads their games: two refreshes of one
+player (a game finishing while an old one is corrected) queue, and the second reads the first's
+games once committed, instead of both deleting the rows and inserting them twice. The writers
+that change ratings have locked those memberships already (their ratings are updated there), so
+for them it waits on nothing new. The writers:
 - `_results_write` (a game scored, a round corrected or deleted, a game reopened, voided or
   counted again), for the game's players;
 - `player_merge`, for the kept player in every league the merged one played in;
@@ -19,7 +23,7 @@ from typing import Any
 
 from django.db import transaction
 
-from leagues.models import League, Participation, Standing
+from leagues.models import League, Membership, Participation, Standing
 
 # What `standing_records` reads of each counted participation, in this order; the migration that
 # fills the table reads the same through the historical models.
@@ -115,10 +119,14 @@ def standings_refresh(*, league: League | int, player_ids: Iterable[int] | None 
     league_id = league.pk if isinstance(league, League) else league
     counted = Participation.objects.filter(league_id=league_id, counted=True)
     existing = Standing.objects.filter(league_id=league_id)
+    members = Membership.objects.filter(league_id=league_id)
     if player_ids is not None:
         player_ids = sorted(set(player_ids))
         counted = counted.filter(player_id__in=player_ids)
         existing = existing.filter(player_id__in=player_ids)
+        members = members.filter(player_id__in=player_ids)
+    # Read after the lock: a refresh that waited sees the games the one before it committed.
+    list(members.select_for_update().order_by("player_id").values_list("pk", flat=True))
     records = standing_records(counted.order_by().values_list(*RECORD_FIELDS))
     existing.delete()
     Standing.objects.bulk_create(
