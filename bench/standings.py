@@ -22,7 +22,8 @@ milliseconds a round, hours for 20,000 games; so the rows the standings read are
   counted `Participation`s (outcome, points for and against, rounds, went out, red threes,
   hand points, canastas, rating before and after);
 - the members' `Membership` ratings, from openskill run over the games in ledger order with
-  `leagues.ratings.rate`, as the services do.
+  `leagues.ratings.rate`, as the services do;
+- the kept standings (`Standing` rows), by `leagues.services.standings_refresh` over the league.
 Players are seated in rotations: a random order of everyone, four by four, table after table and
 night after night, so that every player has played before anyone plays again.
 A game's scores are engine-made: a pool of `--pool` games per rule set is played with
@@ -32,10 +33,11 @@ takes one at random, with the per-side figures the services would write
 rounds and round scores, attendances and seats, and the audit events.
 
 Reported: the seeding time, then for each page (a season's standings, the all-time standings,
-and `leagues.selectors.standings` alone) the median and 95th-percentile time over --requests
-requests, measured around Django's whole request handling with the test Client, the number of
-queries one request makes, and the median as a multiple of a hello-world request; each page is
-checked to list every player with a game in its scope. When a standings URL does not resolve
+`leagues.selectors.standings` alone, and the player page of the member with the most games) the
+median and 95th-percentile time over --requests requests, measured around Django's whole
+request handling with the test Client, the number of queries one request makes, and the median
+as a multiple of a hello-world request; each standings page is checked to list every player with
+a game in its scope. When a standings URL does not resolve
 (the pages not built yet), the selector plus the standings table template is timed instead, and
 the report says so. --smoke: 20 players, 200 games on 10 nights, 3 requests (CI's size).
 DEBUG is on, as in bench/round_preview.py (the settings need it without a SECRET_KEY).
@@ -341,6 +343,8 @@ def seed(args: argparse.Namespace, *, slug: str = "bench", name: str = "Bench Le
                 )
             )
         Membership.objects.bulk_create(memberships, batch_size=BATCH)
+        # The rows the standings read, as every service keeps them (bulk_create bypassed them).
+        services.standings_refresh(league=league)
 
     return {
         "league": league,
@@ -375,11 +379,13 @@ def analyse() -> None:
 
 def targets(league, season) -> list[tuple[str, object]]:
     """(label, callable returning the response body) for each thing timed."""
+    from django.db.models import Count
     from django.template.loader import render_to_string
     from django.test import Client
     from django.urls import NoReverseMatch, reverse
 
     from leagues import selectors
+    from leagues.models import Participation
 
     client = Client(HTTP_HOST="localhost")
 
@@ -401,7 +407,7 @@ def targets(league, season) -> list[tuple[str, object]]:
                 "leagues/_pub_standings_table.html",
                 {
                     "league": league,
-                    "rows": standing_rows(rows),
+                    "rows": standing_rows(rows, league),
                     "columns": standings_columns(None, None),
                 },
             ).encode()
@@ -427,6 +433,18 @@ def targets(league, season) -> list[tuple[str, object]]:
     found.append(
         (f"selectors.standings alone ({season.name})", lambda: selectors.standings(league, season))
     )
+    # The player page of the member with the most games: every one of their games feeds its
+    # figures by rule set, its rating chart and its partners and opponents.
+    busiest = (
+        Participation.objects.filter(league=league)
+        .values("player_id")
+        .annotate(n=Count("id"))
+        .order_by("-n", "player_id")
+        .values_list("player_id", flat=True)
+        .first()
+    )
+    url = reverse("leagues:player", kwargs={"slug": league.slug, "player_id": busiest})
+    found.append((f"player page GET {url}", page(url)))
     return found
 
 
@@ -489,8 +507,16 @@ def main() -> None:
     )
     league, season = seeded["league"], seeded["seasons"][-1]
     hello = hello_world_ms()
-    for (label, run), scope in zip(targets(league, season), (season, None, season), strict=True):
-        measure(label, run, args.requests, players_who_played(league, scope), hello)
+    # The standings list every player who played in their scope; the player page is not
+    # checked for links (it lists the player's partners and opponents, not everyone).
+    expected = (
+        players_who_played(league, season),
+        players_who_played(league, None),
+        players_who_played(league, season),
+        0,
+    )
+    for (label, run), players in zip(targets(league, season), expected, strict=True):
+        measure(label, run, args.requests, players, hello)
     from leagues.services import ratings_replay
 
     start = time.perf_counter()

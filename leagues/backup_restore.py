@@ -47,6 +47,7 @@ from leagues.models import (
     Player,
     Season,
 )
+from leagues.services.standings import standings_refresh
 from scorekeeper.engine.errors import listing
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 
@@ -453,6 +454,9 @@ def _write(plan: _Plan, same_players: set[int]) -> League:
     Game._base_manager.bulk_update(
         [game for game, _, _ in plan.links], ["winner", "rematch_of"], batch_size=BATCH
     )
+    # The standings are not in the file (they follow from the participations): rebuilt here.
+    (league,) = plan.rows[League]
+    standings_refresh(league=league.pk)
     # Every deferred constraint is checked before the one step a rollback does not undo.
     if connection.vendor == "postgresql":
         connection.check_constraints()

@@ -312,10 +312,71 @@ class Participation(models.Model):
         indexes = [
             models.Index(fields=["league", "counted", "player"], name="participation_standings"),
             models.Index(fields=["season", "counted", "player"], name="participation_season"),
+            # A player's games newest first (the player page's results, count, rating chart
+            # and partners and opponents), without sorting every game of the league.
+            models.Index(
+                fields=["player", "league", "-date", "-league_game"], name="participation_player"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.player} in {self.league_game}"
+
+
+class Standing(models.Model):
+    """A player's record in a season of a league (or all time: no season), kept up to date by
+    `services.standings_refresh` whenever their counted participations change, so that the
+    standings read one row a player instead of adding up every game at each view."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
+    # None: the all-time row, every season of the league together.
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    ties = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    points_for = models.BigIntegerField(default=0)
+    points_against = models.BigIntegerField(default=0)
+    # The last five results, newest first by (date, league game), as "WLTWW".
+    last_five = models.CharField(max_length=5, blank=True)
+    # The participation whose rating the season's table shows: the player's last rated game of
+    # the scope in the ledger's order. A link rather than a copy, so that a ratings replay
+    # (which rewrites the ratings, never which games count) leaves the row right.
+    last_rated = models.ForeignKey(
+        Participation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The player page's figures by rule set: {preset: {"games": .., "wins": .., "ties": ..,
+    # "points_for": .., "rounds": .., "went_out": .., "red_threes": .., "hand_points": ..,
+    # "canastas": {kind: count}}}.
+    by_ruleset = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["league", "season", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "season", "player"], name="standing_unique_player"
+            ),
+            # A null season is never equal to another in a unique constraint: one all-time row.
+            models.UniqueConstraint(
+                fields=["league", "player"],
+                condition=Q(season__isnull=True),
+                name="standing_unique_all_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(games=F("wins") + F("ties") + F("losses")),
+                name="standing_games_add_up",
+            ),
+            models.CheckConstraint(
+                condition=Q(games__gte=0, wins__gte=0, ties__gte=0, losses__gte=0),
+                name="standing_counts_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.season or self.league}"
 
 
 class LeagueEvent(models.Model):

@@ -18,6 +18,7 @@ from leagues.models import (
     Membership,
     Participation,
     Season,
+    Standing,
     rating_of,
 )
 from leagues.selectors import win_percentage
@@ -99,26 +100,27 @@ def player_history(league: League, player_id: int, limit: int = HISTORY_LIMIT) -
     rows = list(
         Participation.objects.filter(league=league, player_id=player_id)
         .select_related("league_game__game", "league_game__night")
-        .prefetch_related(
-            Prefetch(
-                "league_game__participations",
-                queryset=Participation.objects.select_related("player").order_by("side", "place"),
-            )
-        )
         .order_by("-date", "-league_game_id")[:limit]
     )
+    # The other players of those games as plain values: at 50 games of four, model instances
+    # for them (and their players) cost more than the page's queries.
+    others: dict[int, dict[int, list[str]]] = {}
+    for league_game_id, side, name in (
+        Participation.objects.filter(league_game__in=[p.league_game_id for p in rows])
+        .exclude(player_id=player_id)
+        .order_by("side", "place")
+        .values_list("league_game_id", "side", "player__name")
+    ):
+        others.setdefault(league_game_id, {}).setdefault(side, []).append(name)
     history = []
     for p in rows:
-        others: dict[int, list[str]] = {}
-        for other in p.league_game.participations.all():
-            if other.player_id != player_id:
-                others.setdefault(other.side, []).append(other.player.name)
+        sides = others.get(p.league_game_id, {})
         history.append(
             HistoryRow(
                 participation=p,
                 league_game=p.league_game,
-                partners=others.pop(p.side, []),
-                opponents=[others[side] for side in sorted(others)],
+                partners=sides.get(p.side, []),
+                opponents=[sides[side] for side in sorted(sides) if side != p.side],
             )
         )
     return history
@@ -177,80 +179,45 @@ class RulesetRecord:
         return self.hand_points / self.rounds if self.rounds else 0.0
 
 
-@dataclass
-class _Tally:
-    games: int = 0
-    wins: int = 0
-    ties: int = 0
-    points_for: int = 0
-    rounds: int = 0
-    went_out: int = 0
-    red_threes: int = 0
-    hand_points: int = 0
-    kinds: dict[str, int] = field(default_factory=dict)
-
-
 def by_ruleset(league: League, player_id: int) -> list[RulesetRecord]:
     """The player's counted games grouped by the rule set they were played under, each with
-    its card figures in that rule set's words (its canastas, books or baskets)."""
-    rows = (
-        Participation.objects.filter(league=league, player_id=player_id, counted=True)
-        .values_list(
-            "league_game__game__preset",
-            "outcome",
-            "points_for",
-            "rounds",
-            "went_out",
-            "red_threes",
-            "hand_points",
-            "canastas",
-        )
-        .order_by()
+    its card figures in that rule set's words (its canastas, books or baskets): read from the
+    player's all-time standing row, which keeps them summed (`services.standings_refresh`)."""
+    tallies = (
+        Standing.objects.filter(league=league, player_id=player_id, season__isnull=True)
+        .values_list("by_ruleset", flat=True)
+        .first()
     )
-    tallies: dict[str, _Tally] = {}
-    # Summed here rather than in SQL: the canastas are a JSON object per game, and a player's
-    # games in one league are few enough to add up in Python.
-    for preset, outcome, points, rounds, out, threes, hand, canastas in rows:
-        tally = tallies.setdefault(preset, _Tally())
-        tally.games += 1
-        tally.wins += outcome == Participation.Outcome.WIN
-        tally.ties += outcome == Participation.Outcome.TIE
-        tally.points_for += points
-        tally.rounds += rounds
-        tally.went_out += out
-        tally.red_threes += threes
-        tally.hand_points += hand
-        for kind, count in (canastas or {}).items():
-            tally.kinds[kind] = tally.kinds.get(kind, 0) + count
-    records = [_record(preset, tally) for preset, tally in tallies.items()]
+    records = [_record(preset, tally) for preset, tally in (tallies or {}).items()]
     return sorted(records, key=lambda record: (record.name, record.preset))
 
 
-def _record(preset: str, tally: _Tally) -> RulesetRecord:
+def _record(preset: str, tally: dict) -> RulesetRecord:
     rules = engine.RULESETS.get(preset)
     order = list(rules.kinds) if rules is not None else []
-    ranked = sorted(tally.kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
-    rounds = tally.rounds
+    kinds = tally["canastas"]
+    ranked = sorted(kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
+    rounds = tally["rounds"]
     scores_red_threes = rules is not None and bool(rules.red_three_bonus)
     hand, foot = (rules.words["hand"], rules.words["foot"]) if rules else ("hand", "foot")
     return RulesetRecord(
         preset=preset,
         name=rule_set_name(preset),
-        games=tally.games,
-        wins=tally.wins,
-        ties=tally.ties,
-        points_for=tally.points_for,
+        games=tally["games"],
+        wins=tally["wins"],
+        ties=tally["ties"],
+        points_for=tally["points_for"],
         rounds=rounds,
-        went_out=tally.went_out,
-        red_threes=tally.red_threes,
-        hand_points=tally.hand_points,
+        went_out=tally["went_out"],
+        red_threes=tally["red_threes"],
+        hand_points=tally["hand_points"],
         canastas=[
-            CanastaRate(
-                kind, kind_label(rules, kind), tally.kinds[kind], _per(tally.kinds[kind], rounds)
-            )
+            CanastaRate(kind, kind_label(rules, kind), kinds[kind], _per(kinds[kind], rounds))
             for kind in ranked
         ],
-        red_threes_label="Red threes laid down" if scores_red_threes or tally.red_threes else "",
+        red_threes_label=(
+            "Red threes laid down" if scores_red_threes or tally["red_threes"] else ""
+        ),
         hand_label=f"Left in {hand} and {foot}",
     )
 

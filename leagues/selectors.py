@@ -1,19 +1,27 @@
 """Reads for leagues: standings, head to head, a player's record, a club night's tables.
 
-Everything is aggregated by the database from `Participation` rows (one per player per league
-game, kept up to date whenever a game is scored), so a page costs the same few queries whatever
-the number of games, rounds or players.
+The standings read the kept `Standing` rows (one per player and season, refreshed whenever a
+player's counted games change); the records between players are aggregated by the database from
+`Participation` rows (one per player per league game). A page costs the same few queries
+whatever the number of games, rounds or players.
 """
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 
-from leagues.models import League, LeagueEvent, Membership, Participation, Season, rating_of
+from leagues.models import (
+    League,
+    LeagueEvent,
+    Membership,
+    Participation,
+    Season,
+    Standing,
+    rating_of,
+)
 from scorekeeper.formatting import number
 
 # The documented order that breaks ties in the standings, after the column sorted on. Players
@@ -107,82 +115,100 @@ def standings(
     brief: bool = False,
 ) -> list[StandingRow]:
     """The standings of a season (or all time when `season` is None), sorted on a column and
-    then by the tie-break order; three queries whatever the size of the league. The rating is
-    the current one all time, and the one after the player's last game of a season. `brief`
-    leaves the ratings and the last five out (None and ""), in one query: the tie-breaks need
-    neither, so the order is the same."""
-    rows = counted_participations(league, season)
-    totals = (
-        rows.values("player_id", "player__name")
-        .annotate(
-            games=Count("id"),
-            wins=Count("id", filter=Q(outcome="W")),
-            ties=Count("id", filter=Q(outcome="T")),
-            losses=Count("id", filter=Q(outcome="L")),
-            points_for_sum=Sum("points_for"),
-            points_against_sum=Sum("points_against"),
+    then by the tie-break order, from the kept rows (`Standing`, one a player): one query
+    whatever the number of games. The rating is the current one all time,
+    and the one after the player's last rated game of a season. `brief` leaves the ratings and
+    the last five out (None and ""), in one query: the tie-breaks need neither, so the order is
+    the same."""
+    kept = Standing.objects.filter(league=league).order_by()
+    if season is not None:
+        # The rating after the season's last rated game, through the row's link to it.
+        kept = kept.filter(season=season).annotate(
+            mu=F("last_rated__mu_after"), sigma=F("last_rated__sigma_after")
         )
-        .order_by()
-    )
-    last = {} if brief else last_results(rows)
-    if brief:
-        skills = {}
-    elif season is None:
-        skills = {
-            player_id: rating_of(mu, sigma)
-            for player_id, mu, sigma in Membership.objects.filter(
-                league=league, rated_games__gt=0
-            ).values_list("player_id", "mu", "sigma")
-        }
     else:
-        skills = ratings_after(rows)
-    table = [
-        StandingRow(
-            player_id=row["player_id"],
-            name=row["player__name"],
-            games=row["games"],
-            wins=row["wins"],
-            ties=row["ties"],
-            losses=row["losses"],
-            points_for=row["points_for_sum"] or 0,
-            points_against=row["points_against_sum"] or 0,
-            league_points=league_points(
-                league, row["wins"], row["ties"], row["losses"], row["points_for_sum"] or 0
-            ),
-            rating=skills.get(row["player_id"]),
-            last_five=last.get(row["player_id"], ""),
+        # The current rating, of members with a rated game.
+        member = Membership.objects.filter(
+            league=league, player=OuterRef("player_id"), rated_games__gt=0
         )
-        for row in totals
-    ]
+        kept = kept.filter(season__isnull=True).annotate(
+            mu=Subquery(member.values("mu")), sigma=Subquery(member.values("sigma"))
+        )
+    found = kept.values_list(
+        "player_id",
+        "player__name",
+        "games",
+        "wins",
+        "ties",
+        "losses",
+        "points_for",
+        "points_against",
+        "last_five",
+        "mu",
+        "sigma",
+    )
+    table = []
+    for player_id, name, games, wins, ties, losses, points_for, points_against, *rest in found:
+        last_five, mu, sigma = rest
+        rating = rating_of(mu, sigma) if mu is not None and sigma is not None else None
+        if brief:
+            rating, last_five = None, ""
+        table.append(
+            StandingRow(
+                player_id=player_id,
+                name=name,
+                games=games,
+                wins=wins,
+                ties=ties,
+                losses=losses,
+                points_for=points_for,
+                points_against=points_against,
+                league_points=league_points(league, wins, ties, losses, points_for),
+                rating=rating,
+                last_five=last_five,
+            )
+        )
     return sort_standings(ranked(table), sort, descending)
 
 
-# The tie-breaks that are ratios, as exact fractions: two equal records must compare equal,
-# which floats from different divisions (2/4 and 1/2 of a larger sum) need not.
-_EXACT = {
-    "win_pct": lambda row: Fraction(2 * row.wins + row.ties, 2 * (row.games or 1)),
-    "avg_margin": lambda row: Fraction(row.points_for - row.points_against, row.games or 1),
-}
-
-
-def tie_break_key(row: StandingRow) -> tuple:
-    """The record the tie-breaks compare, in the order of TIE_BREAK, bigger is better."""
-    return tuple(_EXACT[key](row) if key in _EXACT else getattr(row, key) for key in TIE_BREAK)
+def tie_break_keys(rows: Sequence[StandingRow]) -> list[tuple[int, ...]]:
+    """Each row's record as the tie-breaks compare it, in the order of TIE_BREAK, bigger is
+    better. The ratios (win %, average margin) are exact: both scaled to one common denominator
+    of the table, integers that compare as the fractions do, where floats from different
+    divisions (2/4 and 1/2 of a larger sum) need not be equal, and Fractions cost more at 200
+    rows than the standings' query."""
+    common = math.lcm(*{2 * (row.games or 1) for row in rows}) if rows else 1
+    return [
+        (
+            row.league_points,
+            row.wins,
+            # (wins + ties / 2) / games
+            (2 * row.wins + row.ties) * (common // (2 * (row.games or 1))),
+            (row.points_for - row.points_against) * (common // (row.games or 1)),
+            row.points_for,
+        )
+        for row in rows
+    ]
 
 
 def ranked(rows: Sequence[StandingRow]) -> list[StandingRow]:
     """The rows with their standing rank: one more than the number of players with a better
     record under the tie-breaks, shared by players whose records are equal ("=1", "=1", "3")."""
-    keys = [tie_break_key(row) for row in rows]
-    best_first = sorted(keys, reverse=True)
-    place_of: dict[tuple, int] = {}
-    count_of: dict[tuple, int] = {}
-    for index, key in enumerate(best_first, start=1):
-        place_of.setdefault(key, index)
-        count_of[key] = count_of.get(key, 0) + 1
+    keys = tie_break_keys(rows)
+    best_first = sorted(range(len(rows)), key=keys.__getitem__, reverse=True)
+    # Walked in order, comparing neighbours: equal records sit together.
+    places = [0] * len(rows)
+    shared = [False] * len(rows)
+    for position, index in enumerate(best_first):
+        previous = best_first[position - 1] if position else None
+        if previous is not None and keys[previous] == keys[index]:
+            places[index] = places[previous]
+            shared[index] = shared[previous] = True
+        else:
+            places[index] = position + 1
     return [
-        dataclasses.replace(row, place=place_of[key], shared=count_of[key] > 1)
-        for row, key in zip(rows, keys, strict=True)
+        dataclasses.replace(row, place=places[index], shared=shared[index])
+        for index, row in enumerate(rows)
     ]
 
 
@@ -190,9 +216,11 @@ def sort_standings(rows: Sequence[StandingRow], sort: str, descending: bool) -> 
     """Sort on one column, then by the tie-break order (each best first), then by name."""
     if sort not in SORTS:
         sort = "league_points"
-    ordered = sorted(rows, key=lambda r: r.name.casefold())
+    keys = tie_break_keys(rows)
+    order = sorted(range(len(rows)), key=lambda index: rows[index].name.casefold())
     # The same comparison as the ranks, so that players sharing a rank sit together.
-    ordered.sort(key=tie_break_key, reverse=True)
+    order.sort(key=keys.__getitem__, reverse=True)
+    ordered = [rows[index] for index in order]
     if sort == "name":
         ordered.sort(key=lambda r: r.name.casefold(), reverse=descending)
     elif sort == "rating":
@@ -203,43 +231,6 @@ def sort_standings(rows: Sequence[StandingRow], sort: str, descending: bool) -> 
     else:
         ordered.sort(key=lambda r: getattr(r, sort), reverse=descending)
     return ordered
-
-
-def ratings_after(rows: QuerySet) -> dict[int, float]:
-    """Each player's rating after their last rated game among `rows`, in one query: a past
-    season's table shows the ratings as that season left them."""
-    latest = (
-        rows.filter(mu_after__isnull=False)
-        .annotate(
-            latest=Window(
-                RowNumber(),
-                partition_by=[F("player_id")],
-                order_by=[F("league_game__ledger").desc()],
-            )
-        )
-        .filter(latest=1)
-        .values_list("player_id", "mu_after", "sigma_after")
-    )
-    return {player_id: rating_of(mu, sigma) for player_id, mu, sigma in latest}
-
-
-def last_results(rows: QuerySet) -> dict[int, str]:
-    """Each player's last five results, newest first ("WLTWW"), in one query."""
-    recent = (
-        rows.annotate(
-            recent=Window(
-                RowNumber(),
-                partition_by=[F("player_id")],
-                order_by=[F("date").desc(), F("league_game_id").desc()],
-            )
-        )
-        .filter(recent__lte=5)
-        .values_list("player_id", "outcome", "recent")
-    )
-    marks: dict[int, list[tuple[int, str]]] = {}
-    for player_id, outcome, place in recent:
-        marks.setdefault(player_id, []).append((place, outcome))
-    return {player: "".join(o for _, o in sorted(found)) for player, found in marks.items()}
 
 
 @dataclass(frozen=True)
@@ -406,7 +397,7 @@ class HeadToHead:
 
 
 def head_to_head(league: League, season: Season) -> HeadToHead:
-    """Every pair of opponents' record in the season, players in standings order, in four
+    """Every pair of opponents' record in the season, players in standings order, in two
     queries (the pairs and the standings); for a small league's matrix: the pairs grow with the
     square of the players."""
     cells: dict[tuple[int, int], Meeting] = {}
@@ -424,7 +415,7 @@ def head_to_head(league: League, season: Season) -> HeadToHead:
         )
         names[row["other_id"]] = row["other_name"]
     order = [row.player_id for row in standings(league, season)]
-    # standings() costs three queries; the matrix only needs its order, so keep players who
+    # standings() costs a query; the matrix only needs its order, so keep players who
     # met nobody (a game against a voided opponent) out.
     players = [(pid, names[pid]) for pid in order if pid in names]
     return HeadToHead(players, cells)

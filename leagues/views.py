@@ -4,6 +4,7 @@ may not see it, so that its existence is not revealed."""
 
 import datetime
 from collections.abc import Callable
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -11,6 +12,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from leagues import csv_exports, documents, player_stats, rivalry, selectors
@@ -18,7 +21,7 @@ from leagues.access import is_member, is_organiser
 from leagues.charts import rating_chart
 from leagues.models import League, Season
 from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_download
-from scorekeeper.formatting import number, owned, rule_set_name
+from scorekeeper.formatting import decimal, number, owned, percent, rule_set_name
 from scorekeeper.pdf.night_pack import build_night_pack
 from scorekeeper.pdf.score_card import build_score_card
 from scorekeeper.pdf.standings import build_standings
@@ -89,15 +92,69 @@ TIE_BREAK_TEXT = (
 
 MARKS = {"W": "win", "T": "tie", "L": "loss"}
 
+# A standings row's cells, written here rather than by the template: at 200 rows, a filter and a
+# variable a number took most of the page's time (bench/standings.py). Plain formatting: every
+# value is a number written by scorekeeper.formatting (digits, separators, a minus sign), one of
+# the fixed words below or the player's address; only the name is escaped.
+_ROW_CELLS = (
+    '<td class="rank">{}</td><th scope="row" class="player"><a href="{}">{}</a></th>'
+    '<td class="total">{}</td>' + "<td>{}</td>" * 11
+)
+_MARKS_CELL = '<span class="marks" role="img" aria-label="{}">{}</span>'
+_MARK = '<span class="mark mark-{0}">{0}</span>'
 
-def standing_rows(rows: list[selectors.StandingRow]) -> list[tuple[selectors.StandingRow, str]]:
-    """Each row with its last five results in words, the text alternative of the W/T/L marks."""
+
+@dataclass(frozen=True)
+class StandingLine:
+    """A standings row as the table shows it: the row and its cells, rank to last five."""
+
+    row: selectors.StandingRow
+    cells: str
+
+
+def standing_rows(rows: list[selectors.StandingRow], league: League) -> list[StandingLine]:
+    """Each row with its cells: rank, the player (a link to their page), the figures and the
+    last five (the W/T/L marks with their text alternative in words)."""
+    link = _player_link(league)
     return [
-        (row, ", ".join(MARKS[mark] for mark in row.last_five).capitalize() + ", newest first")
-        if row.last_five
-        else (row, "")
+        StandingLine(
+            row,
+            # Numbers, fixed words and an address, and the name escaped: see _ROW_CELLS.
+            mark_safe(
+                _ROW_CELLS.format(
+                    row.rank,
+                    link(row.player_id),
+                    escape(row.name),
+                    number(row.league_points),
+                    number(row.games),
+                    number(row.wins),
+                    number(row.ties),
+                    number(row.losses),
+                    percent(row.win_pct),
+                    number(row.points_for),
+                    number(row.points_against),
+                    decimal(row.avg_score, 1),
+                    decimal(row.avg_margin, 1),
+                    "–" if row.rating is None else decimal(row.rating, 1),
+                    _marks(row.last_five),
+                )
+            ),
+        )
         for row in rows
     ]
+
+
+def _number_cells(*figures: str) -> str:
+    """`<td class="num">` cells of figures written by scorekeeper.formatting (nothing to
+    escape), for tables of hundreds of rows (see _ROW_CELLS)."""
+    return mark_safe("".join(f'<td class="num">{figure}</td>' for figure in figures))
+
+
+def _marks(last_five: str) -> str:
+    if not last_five:
+        return "–"
+    words = ", ".join(MARKS[mark] for mark in last_five).capitalize() + ", newest first"
+    return _MARKS_CELL.format(words, "".join(_MARK.format(mark) for mark in last_five))
 
 
 def standings_columns(sort: str | None, order: str | None) -> list[dict]:
@@ -137,7 +194,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "scoring_text": scoring_text(league),
         "seasons": seasons,
         "season": season,
-        "rows": standing_rows(table[:TOP_STANDINGS]),
+        "rows": standing_rows(table[:TOP_STANDINGS], league),
         "columns": standings_columns(None, None),
         "more_rows": len(table) > TOP_STANDINGS,
         "nights": list(player_stats.recent_nights(league)),
@@ -171,7 +228,7 @@ def _standings_page(
         "is_organiser": organiser,
         "season": season,
         "seasons": seasons,
-        "rows": standing_rows(rows),
+        "rows": standing_rows(rows, league),
         "columns": standings_columns(sort, order),
         "sortable": True,
         "caption": (
@@ -199,12 +256,17 @@ def season_standings(request: HttpRequest, slug: str, season_id: int) -> HttpRes
     return _standings_page(request, league, organiser, season_id)
 
 
-def _player_link(league: League) -> Callable[[int], str]:
-    """The address of a player's page from their id, reversed once: at 200 rows, a `{% url %}`
+def _link(name: str, *args: object) -> Callable[[object], str]:
+    """The address of a page from its last argument, reversed once: at 200 rows, a `{% url %}`
     a row took more of the page's time than its queries did (bench/head_to_head.py)."""
     marker = 1234567
-    head, tail = reverse("leagues:player", args=[league.slug, marker]).rsplit(str(marker), 1)
-    return lambda player_id: f"{head}{player_id}{tail}"
+    head, tail = reverse(name, args=[*args, marker]).rsplit(str(marker), 1)
+    return lambda last: f"{head}{last}{tail}"
+
+
+def _player_link(league: League) -> Callable[[int], str]:
+    """The address of a player's page in the league from their id."""
+    return _link("leagues:player", league.slug)
 
 
 @require_GET
@@ -271,18 +333,34 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     membership = player_stats.membership_get(league, _id_or_404(player_id))
     if membership is None:
         raise Http404("No such player in this league")
+    # Reversed once for the page's hundreds of rows (partners, opponents, games).
+    link, night_link = _player_link(league), _link("leagues:night", league.slug)
+    game_link = _link("game_detail")
     context = {
         "league": league,
         "is_organiser": organiser,
         "membership": membership,
         "player": membership.player,
         "rating": membership.rating if membership.rated_games else None,
-        "history": player_stats.player_history(league, player_id, player_stats.HISTORY_LIMIT),
+        "history": [
+            (row, night_link(row.league_game.night_id), game_link(row.league_game.game.public_id))
+            for row in player_stats.player_history(league, player_id, player_stats.HISTORY_LIMIT)
+        ],
         "game_count": player_stats.player_game_count(league, player_id),
         "by_ruleset": player_stats.by_ruleset(league, player_id),
         "chart": rating_chart(player_stats.rating_history(league, player_id)),
-        "partners": selectors.partners(league, player_id),
-        "opponents": selectors.opponents(league, player_id),
+        "partners": [
+            (m, link(m.other_id), _number_cells(number(m.games), percent(m.win_pct)))
+            for m in selectors.partners(league, player_id)
+        ],
+        "opponents": [
+            (
+                m,
+                link(m.other_id),
+                _number_cells(*(number(n) for n in (m.games, m.wins, m.ties, m.losses))),
+            )
+            for m in selectors.opponents(league, player_id)
+        ],
         "teams": league.play == League.Play.TEAMS,
         "other_leagues": list(player_stats.other_leagues(league, player_id, request.user)),
     }

@@ -34,6 +34,7 @@ from leagues.services.results import (
 )
 from leagues.services.roster import RosterResult, roster_import
 from leagues.services.seasons import season_create, season_for, season_update
+from leagues.services.standings import standings_refresh
 
 __all__ = [
     "HISTORY_NIGHTS",
@@ -67,4 +68,5 @@ __all__ = [
     "season_create",
     "season_for",
     "season_update",
+    "standings_refresh",
 ]

@@ -20,6 +20,7 @@ from leagues.services.core import (
     _saved,
 )
 from leagues.services.results import ratings_replay
+from leagues.services.standings import standings_refresh
 
 
 @transaction.atomic
@@ -149,6 +150,11 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
         .filter(memberships__player=absorb)
         .order_by("pk")
     )
+    # Every league whose standings held the merged player, members or not (a player merged
+    # away elsewhere may still hold participations).
+    played_in = set(
+        Participation.objects.filter(player=absorb).values_list("league_id", flat=True)
+    ) | {each.pk for each in leagues}
     Participation.objects.filter(player=absorb).update(player=keep)
     Attendance.objects.filter(player=absorb).update(player=keep)
     for membership in Membership.objects.filter(player=absorb):
@@ -168,6 +174,10 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
     absorb.delete()
     for each in leagues:
         ratings_replay(league=each, start=None)
+    # The merged player's rows went with them; the kept player's now count both records.
+    for league_id in sorted(played_in):
+        standings_refresh(league=league_id, player_ids=[keep.pk])
+    for each in leagues:
         _event(
             each,
             LeagueEvent.Kind.PLAYERS_MERGED,

@@ -24,6 +24,7 @@ from leagues.services.core import (
     _refuse,
 )
 from leagues.services.seasons import _day
+from leagues.services.standings import standings_refresh
 from scorekeeper import engine
 from scorekeeper.models import Game, Side
 from scorekeeper.scoring import status_for
@@ -48,6 +49,7 @@ def _settle(league_game: LeagueGame) -> None:
 def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> None:
     participations = list(league_game.participations.order_by("side", "place"))
     before = _ranking(participations)
+    counted_before = any(p.counted for p in participations)
     counted = bool(status is not None and status.finished and not league_game.voided)
     figures = _side_figures(sides, status) if status is not None else {}
     totals = [status.totals[side.name] for side in sides] if status is not None else []
@@ -87,6 +89,11 @@ def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> No
         _ratings_apply_last(league_game, participations, totals)
     elif league_game.ledger is not None and _ranking(participations) != before:
         ratings_replay(league=league_game.league, start=league_game.ledger)
+    # A game that neither counted nor counts (one still being played) is in no standing.
+    if counted or counted_before:
+        standings_refresh(
+            league=league_game.league_id, player_ids=[p.player_id for p in participations]
+        )
 
 
 def _ranking(participations: Sequence[Participation]) -> tuple:

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.utils.html import escape
 
+from leagues import selectors
 from leagues.models import ClubNight, LeagueEvent, Membership, Participation, Player
 from tests.scorekeeper import test_concurrency as scorekeeper_races
 from tests.scorekeeper.test_concurrency import together
@@ -141,3 +142,34 @@ def test_thirty_organisers_opening_the_same_night_open_it_once(club, organiser):
         LeagueEvent.objects.filter(kind=LeagueEvent.Kind.NIGHT_ADDED, after__date=str(date)).count()
         == 1
     )
+
+
+def test_a_correction_and_a_finished_game_of_one_player_at_once_keep_her_standings(club):
+    """Ann's old game corrected while her new game finishes, in two transactions: both refresh
+    her standing rows; the second waits for the first (the lock on her membership) and counts
+    both games. Without that lock, both deleted her rows and the second insert failed."""
+    from scorekeeper import services as games
+
+    from .test_kept_standings import assert_kept
+
+    league, p = club
+    new = table_game(league, [[p["Ann"]], [p["Dan"]]], date=NIGHT.replace(day=15))
+    old = new.league.games.order_by("date").first().game
+
+    def write(index: int):
+        if index == 0:
+            return games.round_update(
+                game=old,
+                number=1,
+                ended_by="stock_exhausted",
+                # Still a win: no ratings replayed, so nothing else locks Ann's membership.
+                entry=[{"melded_points": 150}, {"melded_points": 80}],
+            )
+        return play(new, [300, 100])
+
+    results = [r for r in together(write, 2) if isinstance(r, BaseException)]
+
+    assert results == []
+    assert_kept(league)
+    ann = [row for row in selectors.standings(league, None) if row.name == "Ann"]
+    assert [(row.games, row.wins, row.points_for) for row in ann] == [(2, 2, 450)]

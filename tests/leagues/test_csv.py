@@ -14,9 +14,9 @@ from leagues.models import League, Membership
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
-# For a visitor who is not signed in, as the PDFs: league, seasons, the standings' three.
-SEASON_STANDINGS_QUERIES = 5
-ALL_TIME_STANDINGS_QUERIES = 4
+# For a visitor who is not signed in, as the PDFs: league, seasons, the kept standing rows.
+SEASON_STANDINGS_QUERIES = 3
+ALL_TIME_STANDINGS_QUERIES = 2
 GAMES_QUERIES = 4  # league, seasons, the games with their nights and round counts, their sides
 
 STANDINGS_HEADER = [

@@ -1,5 +1,7 @@
 """Data migrations of the leagues app, run forwards and back on real rows."""
 
+import datetime
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -54,3 +56,29 @@ def test_a_players_account_link_moves_to_each_of_its_memberships_and_back():
         ("b", "Mia", "mia"),
     ]
     assert back == {"Ann": None, "Mia": "mia"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_standings_migration_fills_the_kept_rows_from_the_games():
+    from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
+    from tests.leagues.test_kept_standings import reference_standings
+
+    league = league_with(UserFactory())
+    p = members(league, "Ann", "Bob", "Cat", "Dan")
+    for n, totals in enumerate(([500, 300], [300, 300], [100, 900])):
+        game = table_game(
+            league,
+            [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]],
+            date=datetime.date(2026, 10, 1) + datetime.timedelta(days=7 * n),
+        )
+        play(game, totals)
+    migrated([("leagues", "0003_night_closed_at")])
+
+    migrated([("leagues", "0004_standings")])
+
+    from leagues import selectors
+    from leagues.models import Standing
+
+    assert Standing.objects.count() == 8  # four players, a season and all time
+    for season in (league.seasons.get(), None):
+        assert selectors.standings(league, season) == reference_standings(league, season)

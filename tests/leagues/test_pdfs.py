@@ -21,8 +21,8 @@ PRINTED = datetime.date(2026, 11, 22)
 BAD_PAPER = "paper: 'a3' is not a paper size we print on; choose a4 or letter."
 
 # For a visitor who is not signed in.
-STANDINGS_PDF_QUERIES = 5  # league, seasons, standings' totals, last five and ratings
-ALL_TIME_PDF_QUERIES = 4  # league, standings' three
+STANDINGS_PDF_QUERIES = 3  # league, seasons, the kept standing rows
+ALL_TIME_PDF_QUERIES = 2  # league, the kept standing rows
 PACK_QUERIES = 5  # league, night, attendances, games, their sides
 SCORE_SHEET_QUERIES = 2  # league, seasons
 # A signed-in organiser pays for the session, the user and the organiser check.

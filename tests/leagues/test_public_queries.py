@@ -10,12 +10,12 @@ from leagues.models import League
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 
 # For a visitor who is not signed in.
-STANDINGS_QUERIES = 5  # league, seasons, standings' totals, last five and ratings
-HEAD_TO_HEAD_QUERIES = 7  # league, seasons, the season's players, pairs, standings' three
+STANDINGS_QUERIES = 3  # league, seasons, the kept standing rows
+HEAD_TO_HEAD_QUERIES = 5  # league, seasons, the season's players, pairs, standing rows
 HEAD_TO_HEAD_PLAYER_QUERIES = 5  # league, seasons, the season's players, opponents, partners
-LEAGUE_QUERIES = 6  # league, seasons, standings' three, nights
-# league, membership, history and its tables' players, count, rule sets with their card
-# figures, ratings, partners, opponents, other leagues
+LEAGUE_QUERIES = 4  # league, seasons, standing rows, nights
+# league, membership, history and its tables' players, count, the all-time standing row (rule
+# sets with their card figures), ratings, partners, opponents, other leagues
 PLAYER_QUERIES = 10
 NIGHT_QUERIES = 5  # league, night, attendances, games, their sides
 LIST_QUERIES = 1

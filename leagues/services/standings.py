@@ -1,0 +1,139 @@
+"""The standings kept up to date: one `Standing` row per player and season of a league, and one
+for all time, recomputed from the player's counted participations whenever those change.
+
+Every writer of counted participations calls `standings_refresh` for the players it touched,
+inside its own transaction and last, after its own locks. The refresh then locks those players'
+memberships of the league, in player order, before it reads their games: two refreshes of one
+player (a game finishing while an old one is corrected) queue, and the second reads the first's
+games once committed, instead of both deleting the rows and inserting them twice. The writers
+that change ratings have locked those memberships already (their ratings are updated there), so
+for them it waits on nothing new. The writers:
+- `_results_write` (a game scored, a round corrected or deleted, a game reopened, voided or
+  counted again), for the game's players;
+- `player_merge`, for the kept player in every league the merged one played in;
+- `league_import` (a backup restored), for the whole league;
+- `manage.py standings_rebuild`, for every league (after a bulk load).
+A player's rows cost one indexed read of their counted games (hundreds at most) and a delete and
+an insert, whatever the size of the league.
+"""
+
+import datetime
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+
+from leagues.models import League, Membership, Participation, Standing
+
+# What `standing_records` reads of each counted participation, in this order; the migration that
+# fills the table reads the same through the historical models.
+RECORD_FIELDS = (
+    "pk",
+    "player_id",
+    "season_id",
+    "outcome",
+    "points_for",
+    "points_against",
+    "date",
+    "league_game_id",
+    "league_game__ledger",
+    "mu_after",
+    "league_game__game__preset",
+    "rounds",
+    "went_out",
+    "red_threes",
+    "hand_points",
+    "canastas",
+)
+
+_FIGURES = ("rounds", "went_out", "red_threes", "hand_points")
+
+
+def standing_records(rows: Iterable[tuple]) -> dict[tuple[int, int | None], dict[str, Any]]:
+    """The standing rows' values by (player, season; None for all time) from counted
+    participations given as RECORD_FIELDS tuples: plain Python, shared with the migration."""
+    records: dict[tuple[int, int | None], dict[str, Any]] = {}
+    recent: dict[tuple[int, int | None], list[tuple[datetime.date, int, str]]] = {}
+    rated: dict[tuple[int, int | None], tuple[int, int]] = {}
+    for (
+        pk,
+        player_id,
+        season_id,
+        outcome,
+        points_for,
+        points_against,
+        date,
+        league_game_id,
+        ledger,
+        mu_after,
+        preset,
+        *figures,
+        canastas,
+    ) in rows:
+        for key in ((player_id, season_id), (player_id, None)):
+            record = records.setdefault(
+                key,
+                {
+                    "games": 0,
+                    "wins": 0,
+                    "ties": 0,
+                    "losses": 0,
+                    "points_for": 0,
+                    "points_against": 0,
+                    "by_ruleset": {},
+                },
+            )
+            record["games"] += 1
+            record[{"W": "wins", "T": "ties", "L": "losses"}[outcome]] += 1
+            record["points_for"] += points_for
+            record["points_against"] += points_against
+            recent.setdefault(key, []).append((date, league_game_id, outcome))
+            # The rating shown is the one after the last game of the ledger that was rated.
+            if mu_after is not None and ledger is not None and ledger >= rated.get(key, (-1,))[0]:
+                rated[key] = (ledger, pk)
+            tally = record["by_ruleset"].setdefault(
+                preset,
+                {"games": 0, "wins": 0, "ties": 0, "points_for": 0}
+                | dict.fromkeys(_FIGURES, 0)
+                | {"canastas": {}},
+            )
+            tally["games"] += 1
+            tally["wins"] += outcome == "W"
+            tally["ties"] += outcome == "T"
+            tally["points_for"] += points_for
+            for name, value in zip(_FIGURES, figures, strict=True):
+                tally[name] += value
+            for kind, count in (canastas or {}).items():
+                tally["canastas"][kind] = tally["canastas"].get(kind, 0) + count
+    for key, record in records.items():
+        newest = sorted(recent[key], key=lambda r: (r[0], r[1]), reverse=True)[:5]
+        record["last_five"] = "".join(outcome for _, _, outcome in newest)
+        record["last_rated_id"] = rated[key][1] if key in rated else None
+    return records
+
+
+@transaction.atomic
+def standings_refresh(*, league: League | int, player_ids: Iterable[int] | None = None) -> int:
+    """Recompute the standing rows of these players of the league (all its players when None)
+    from their counted participations; returns how many rows the league now has for them."""
+    league_id = league.pk if isinstance(league, League) else league
+    counted = Participation.objects.filter(league_id=league_id, counted=True)
+    existing = Standing.objects.filter(league_id=league_id)
+    members = Membership.objects.filter(league_id=league_id)
+    if player_ids is not None:
+        player_ids = sorted(set(player_ids))
+        counted = counted.filter(player_id__in=player_ids)
+        existing = existing.filter(player_id__in=player_ids)
+        members = members.filter(player_id__in=player_ids)
+    # Read after the lock: a refresh that waited sees the games the one before it committed.
+    list(members.select_for_update().order_by("player_id").values_list("pk", flat=True))
+    records = standing_records(counted.order_by().values_list(*RECORD_FIELDS))
+    existing.delete()
+    Standing.objects.bulk_create(
+        [
+            Standing(league_id=league_id, player_id=player_id, season_id=season_id, **record)
+            for (player_id, season_id), record in records.items()
+        ],
+        batch_size=1000,
+    )
+    return len(records)
