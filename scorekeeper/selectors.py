@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import HttpRequest
 
 from scorekeeper import engine
@@ -35,6 +35,40 @@ def dealer_for(game: Game, sides: Sequence[Side], round_number: int) -> Seat:
     return Seat(index, (sides[index].players or [sides[index].name])[place])
 
 
+def _game_rows() -> list[Prefetch]:
+    """A game's sides in seating order and its rounds in order, each with its scores."""
+    return [
+        Prefetch("sides", queryset=Side.objects.order_by("position")),
+        Prefetch(
+            "rounds",
+            queryset=Round.objects.order_by("number").prefetch_related(
+                Prefetch(
+                    "scores",
+                    queryset=RoundScore.objects.select_related("side").order_by("side__position"),
+                )
+            ),
+        ),
+    ]
+
+
+def game_row(public_id: str) -> Game | None:
+    """The game at this address with its league's context (its page says which league, night
+    and table it belongs to), without its sides and rounds; or None."""
+    return (
+        Game.objects.select_related(
+            "league_game__league", "league_game__season", "league_game__night"
+        )
+        .filter(public_id=public_id)
+        .first()
+    )
+
+
+def game_loaded(game: Game) -> Game:
+    """The game with its sides and rounds (and their scores) fetched, as `game_get` gives it."""
+    prefetch_related_objects([game], *_game_rows())
+    return game
+
+
 def game_get(public_id: str) -> Game | None:
     """The game at this address, with what its page needs, or None."""
     return (
@@ -46,20 +80,7 @@ def game_get(public_id: str) -> Game | None:
             "league_game__season",
             "league_game__night",
         )
-        .prefetch_related(
-            Prefetch("sides", queryset=Side.objects.order_by("position")),
-            Prefetch(
-                "rounds",
-                queryset=Round.objects.order_by("number").prefetch_related(
-                    Prefetch(
-                        "scores",
-                        queryset=RoundScore.objects.select_related("side").order_by(
-                            "side__position"
-                        ),
-                    )
-                ),
-            ),
-        )
+        .prefetch_related(*_game_rows())
         .filter(public_id=public_id)
         .first()
     )

@@ -12,14 +12,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper import documents, engine, game_entry, live, round_entry, round_page, services
 from scorekeeper.access import can_score, grant_scoring
-from scorekeeper.charts import running_totals_chart
 from scorekeeper.formatting import rule_set_name
+from scorekeeper.game_page import game_page
 from scorekeeper.history import history_sentence
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
-from scorekeeper.presenters import GameLine, end_condition, game_line, to_win
+from scorekeeper.presenters import GameLine, game_line
 from scorekeeper.scoring import game_ruleset
-from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
+from scorekeeper.selectors import (
+    dealer_for,
+    game_events,
+    game_get,
+    game_row,
+    game_view,
+    games_for,
+)
 from scorekeeper.sharing import share_links
 from scorekeeper.sync import game_start_from_form
 
@@ -122,22 +129,15 @@ def _scorer_or_403(request: HttpRequest, game: Game) -> None:
 
 @require_GET
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game_or_404(public_id)
-    view = game_view(game)
-    names = [side.name for side in view.sides]
-    chart = running_totals_chart(
-        names,
-        [[score.running_total for score in scores] for _, scores in view.rows],
-        target=view.rules.target_score,
-    )
+    game = game_row(public_id)
+    if game is None:
+        raise Http404("No game at this address")
     scorer = can_score(request, game)
     scorer_url = reverse("game_join", args=[game.public_id, game.scorer_token])
     context = {
-        "view": view,
+        # The scoreboard, the chart and the game's status, made once per change of the game.
+        "page": game_page(game),
         "game": game,
-        "chart": chart,
-        "end_text": end_condition(view.rules),
-        "to_win": [] if game.finished else to_win(view.rules, names, view.totals),
         "can_score": scorer,
         # The scorer link (and its QR code) only for those who may score: anyone else gets
         # the read-only link, which is this page's own address.
