@@ -50,6 +50,7 @@ class GamePage:
     house_rules: str
     rounds: int
     finished: bool
+    ended_by_hand: bool
     tie: bool
     winner: str  # `Ann wins!`, or "" when the game is not over or is a tie
     final_score: str  # `Ann 1,990, Bob 625`
@@ -65,14 +66,23 @@ class GamePage:
         return mark_safe(self.scores_html)  # noqa: S308 - rendered by Django's templates
 
 
-def game_page(game: Game) -> GamePage:
-    """The game's page parts for its current version: from the cache, or made and kept there."""
-    key = f"game-page:{_code_version()}:{game.public_id}:{game.pk}:{live.game_version(game)}"
-    page = django_cache.get(key)
+def game_page(game: Game) -> GamePage | None:
+    """The page parts of the game's version that `game` (its row, read for this request) says:
+    from the cache, or made and kept there. None if the game has just been deleted."""
+    page = django_cache.get(_key(game))
     if page is None:
-        page = _made(game_view(game_loaded(game)))
-        django_cache.set(key, page, CACHE_SECONDS)
+        # Read after the version: if the game changed meanwhile, these rows are newer than the
+        # version asked for, never older, and they are kept under their own version.
+        whole = game_loaded(game.pk)
+        if whole is None:
+            return None
+        page = _made(game_view(whole))
+        django_cache.set(_key(whole), page, CACHE_SECONDS)
     return page
+
+
+def _key(game: Game) -> str:
+    return f"game-page:{_code_version()}:{game.public_id}:{game.pk}:{live.game_version(game)}"
 
 
 def _made(view: GameView) -> GamePage:
@@ -82,8 +92,8 @@ def _made(view: GameView) -> GamePage:
     if game.finished and not game.tie and game.winner_id is not None:
         name = next(side.name for side in view.sides if side.pk == game.winner_id)
         winner = f"{name} win{'s' if rules.words['side'] == 'player' else ''}!"
-    rows = []
-    for stored, scores in view.rows:
+    rows, scored = [], view.rows
+    for stored, scores in scored:
         url = reverse("round_detail", args=[game.public_id, stored.number])
         cells = tuple(
             (name, signed(score.points), number(score.running_total))
@@ -92,7 +102,7 @@ def _made(view: GameView) -> GamePage:
         rows.append(ScoreRow(stored.number, url, cells))
     chart = running_totals_chart(
         list(names),
-        [[score.running_total for score in scores] for _, scores in view.rows],
+        [[score.running_total for score in scores] for _, scores in scored],
         target=rules.target_score,
     )
     scores_html = render_to_string(
@@ -109,8 +119,9 @@ def _made(view: GameView) -> GamePage:
         names=names,
         rules_line=f"{rule_set_name(game.preset)} · {end_condition(rules)}",
         house_rules=_house_rules(game, rules),
-        rounds=len(view.rows),
+        rounds=len(view.rounds),
         finished=game.finished,
+        ended_by_hand=game.ended_by_hand,
         tie=game.tie,
         winner=winner,
         final_score=", ".join(

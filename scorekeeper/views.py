@@ -22,6 +22,7 @@ from scorekeeper.scoring import game_ruleset
 from scorekeeper.selectors import (
     dealer_for,
     game_events,
+    game_for_new_round,
     game_get,
     game_row,
     game_view,
@@ -130,13 +131,14 @@ def _scorer_or_403(request: HttpRequest, game: Game) -> None:
 @require_GET
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
     game = game_row(public_id)
-    if game is None:
+    # The scoreboard, the chart and the game's status, made once per change of the game.
+    page = game_page(game) if game is not None else None
+    if page is None:
         raise Http404("No game at this address")
     scorer = can_score(request, game)
     scorer_url = reverse("game_join", args=[game.public_id, game.scorer_token])
     context = {
-        # The scoreboard, the chart and the game's status, made once per change of the game.
-        "page": game_page(game),
+        "page": page,
         "game": game,
         "can_score": scorer,
         # The scorer link (and its QR code) only for those who may score: anyone else gets
@@ -251,12 +253,16 @@ def _conflict(
 def _totals_before(view, number: int) -> list[int]:
     if number == 1:
         return [0] * len(view.sides)
+    if number > len(view.rounds):
+        return view.totals
     return [score.running_total for score in view.rows[number - 2][1]]
 
 
 @require_http_methods(["GET", "POST"])
 def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game_or_404(public_id)
+    game = game_for_new_round(public_id)
+    if game is None:
+        raise Http404("No game at this address")
     number = len(game.rounds.all()) + 1
     posted = round_entry.posted_round_number(request.POST)
     if request.method == "POST":
@@ -304,15 +310,16 @@ def round_edit(request: HttpRequest, public_id: str, number: int) -> HttpRespons
 def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     game = _game_or_404(public_id)
     view = game_view(game)
-    if not 1 <= number <= len(view.rows):
+    rows = view.rows
+    if not 1 <= number <= len(rows):
         raise Http404("No such round")
-    stored, scores = view.rows[number - 1]
+    stored, scores = rows[number - 1]
     context = {
         "view": view,
         "game": game,
         "round": stored,
         "scores": list(zip(view.sides, scores, strict=True)),
-        "last": number == len(view.rows),
+        "last": number == len(rows),
         "can_score": can_score(request, game),
     }
     template = "scorekeeper/round_detail.html"

@@ -1,4 +1,6 @@
 from django import template
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 
 from scorekeeper import engine, formatting, offline
 from scorekeeper.engine.house_rules import house_rules_text
@@ -64,3 +66,23 @@ def rule_set(preset: str) -> str:
 def index(sequence, position: int):
     """The item at a position, for lists that run beside a loop."""
     return sequence[position]
+
+
+@register.simple_tag
+def error_slots_oob(slots) -> SafeString:
+    """Every error container of the round form, swapped in by htmx out of band (emptied where
+    the field is fine), as `_errors.html` inside its div would draw each: drawn here because a
+    preview is sent at each pause in typing and a form with card grids has about 80 of them."""
+    return format_html_join(
+        "",
+        '<div id="err-{}" class="errors" hx-swap-oob="true">{}\n</div>',
+        (
+            (
+                slot,
+                format_html_join(
+                    "", '<p class="field-error" role="alert">{}</p>', ((m,) for m in errors)
+                ),
+            )
+            for slot, errors in slots
+        ),
+    )
