@@ -1,6 +1,8 @@
 """The boundary between the ORM and the engine: games and rounds in, engine values out."""
 
+import json
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from scorekeeper import engine
@@ -10,7 +12,15 @@ from scorekeeper.round_fields import round_errors
 
 def game_ruleset(game: Game) -> engine.RuleSet:
     """The game's rules as frozen at its start."""
-    return engine.resolve_rules(game.rules)
+    return _ruleset(json.dumps(game.rules, sort_keys=True))
+
+
+# Resolving a full rule set checks every parameter; a RuleSet is immutable, so the same frozen
+# rules (every game of a league night shares them) are checked once per process, not at every
+# request. Keyed by the rules themselves, so nothing here can go stale.
+@lru_cache(maxsize=256)
+def _ruleset(spec: str) -> engine.RuleSet:
+    return engine.resolve_rules(json.loads(spec))
 
 
 def frozen_rules(rules: engine.RuleSet) -> dict[str, Any]:
