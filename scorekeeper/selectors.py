@@ -79,8 +79,20 @@ def game_row(public_id: str) -> Game | None:
 
 
 def game_loaded(pk: int) -> Game | None:
-    """The game with its whole row, its sides and rounds (and their scores), or None."""
-    return Game.objects.prefetch_related(*_game_rows()).filter(pk=pk).first()
+    """The game with its whole row, its sides and rounds, and the points and running totals of
+    their scores (not their breakdowns, which only a round's page shows); or None."""
+    scores = RoundScore.objects.order_by("side__position").only(
+        "round_id", "points", "running_total"
+    )
+    rounds = Round.objects.order_by("number").prefetch_related(Prefetch("scores", scores))
+    return (
+        Game.objects.prefetch_related(
+            Prefetch("sides", queryset=Side.objects.order_by("position")),
+            Prefetch("rounds", queryset=rounds),
+        )
+        .filter(pk=pk)
+        .first()
+    )
 
 
 def game_for_new_round(public_id: str) -> Game | None:
