@@ -23,7 +23,16 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 def game_etag(updated_at: datetime) -> str:
     """The game's version as a strong ETag: the microsecond of its last write, in hex."""
-    return f'"{(updated_at - _EPOCH) // timedelta(microseconds=1):x}"'
+    return f'"{_microsecond(updated_at):x}"'
+
+
+def game_version(game: Game) -> str:
+    """The game's version as its row says it now (the ETag's value, without its quotes)."""
+    return f"{_microsecond(game.updated_at):x}"
+
+
+def _microsecond(updated_at: datetime) -> int:
+    return (updated_at - _EPOCH) // timedelta(microseconds=1)
 
 
 def offer_undo(request: HttpRequest, game: Game, saved: Round) -> None:

@@ -69,7 +69,7 @@ def round_post(
         return RoundPost(
             kind=kind,
             form=round_entry.build(rules, sides, data, dealer, errors, counted),
-            preview=shown.rounds[number - 1] if shown else None,
+            preview=next(r for r in shown.rounds if r.round == number) if shown else None,
             new_totals=shown.totals if shown else {},
             counted=counted,
             # A busy database refused a confirmed correction: the same question, to send again.

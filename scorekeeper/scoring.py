@@ -1,6 +1,8 @@
 """The boundary between the ORM and the engine: games and rounds in, engine values out."""
 
+import json
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from scorekeeper import engine
@@ -10,7 +12,15 @@ from scorekeeper.round_fields import round_errors
 
 def game_ruleset(game: Game) -> engine.RuleSet:
     """The game's rules as frozen at its start."""
-    return engine.resolve_rules(game.rules)
+    return _ruleset(json.dumps(game.rules, sort_keys=True))
+
+
+# Resolving a full rule set checks every parameter; a RuleSet is immutable, so the same frozen
+# rules (every game of a league night shares them) are checked once per process, not at every
+# request. Keyed by the rules themselves, so nothing here can go stale.
+@lru_cache(maxsize=256)
+def _ruleset(spec: str) -> engine.RuleSet:
+    return engine.resolve_rules(json.loads(spec))
 
 
 def frozen_rules(rules: engine.RuleSet) -> dict[str, Any]:
@@ -56,17 +66,26 @@ def preview_round(
     ended_by: str,
     entry: list[dict[str, Any]],
 ) -> tuple[engine.GameStatus | None, list[engine.FieldError]]:
-    """Score the game with round `number` as entered (new or corrected), saving nothing."""
-    replaced = [*rounds]
+    """Score the game with round `number` as entered (new or corrected), saving nothing; a new
+    round's status holds that round alone in its `rounds`."""
     candidate = Round(game=game, number=number, ended_by=ended_by, entry=entry)
-    if number <= len(replaced):
-        replaced[number - 1] = candidate
-    else:
-        replaced.append(candidate)
     try:
-        status = status_for(
-            game, sides, replaced, finished=game.ended_by_hand and number <= len(rounds)
-        )
+        if number > len(rounds):
+            # The stored rounds were scored when they were saved, and the totals after them kept
+            # on the sides: only the new round is scored, however long the game.
+            before = {"totals": {side.name: side.total for side in sides}, "rounds": len(rounds)}
+            status = engine.game_status_after(
+                game_ruleset(game),
+                [side.name for side in sides],
+                before,
+                [round_input(sides, ended_by, entry)],
+                decks=game.decks,
+            )
+        else:
+            # A correction moves every later total, and may end the game or un-end it.
+            replaced = [*rounds]
+            replaced[number - 1] = candidate
+            status = status_for(game, sides, replaced, finished=game.ended_by_hand)
     except engine.RoundError as error:
         return None, round_errors(error, number)
     return status, []

@@ -35,6 +35,73 @@ def dealer_for(game: Game, sides: Sequence[Side], round_number: int) -> Seat:
     return Seat(index, (sides[index].players or [sides[index].name])[place])
 
 
+def _game_rows(*, scores: bool = True) -> list[Prefetch]:
+    """A game's sides in seating order and its rounds in order, each with its scores (unless
+    `scores` is False: a new round's page needs only the totals kept on the sides)."""
+    rounds = Round.objects.order_by("number")
+    if scores:
+        rounds = rounds.prefetch_related(
+            Prefetch(
+                "scores",
+                queryset=RoundScore.objects.select_related("side").order_by("side__position"),
+            )
+        )
+    return [
+        Prefetch("sides", queryset=Side.objects.order_by("position")),
+        Prefetch("rounds", queryset=rounds),
+    ]
+
+
+# What the game page reads from the game's row at every view; the rest of the page is drawn
+# once per version of the game (scorekeeper.game_page), from the whole row.
+PAGE_ROW = (
+    "public_id",
+    "scorer_token",
+    "owner_id",
+    "updated_at",
+    # A league game's page says which league, night and table it belongs to, and whether it
+    # was voided: read at each view, since a void does not change the game.
+    "league_game__league__slug",
+    "league_game__league__name",
+    "league_game__night_id",
+    "league_game__date",
+    "league_game__table",
+    "league_game__voided",
+    "league_game__void_reason",
+)
+
+
+def game_row(public_id: str) -> Game | None:
+    """The game at this address as its page needs it at every view (`PAGE_ROW`), or None."""
+    found = Game.objects.select_related("league_game__league").only(*PAGE_ROW)
+    # [:1], not first(): no ORDER BY to build for a unique address.
+    return next(iter(found.filter(public_id=public_id)[:1]), None)
+
+
+def game_loaded(pk: int) -> Game | None:
+    """The game with its whole row, its sides and rounds, and the points and running totals of
+    their scores (not their breakdowns, which only a round's page shows); or None."""
+    scores = RoundScore.objects.order_by("side__position").only(
+        "round_id", "points", "running_total"
+    )
+    rounds = Round.objects.order_by("number").prefetch_related(Prefetch("scores", scores))
+    return (
+        Game.objects.prefetch_related(
+            Prefetch("sides", queryset=Side.objects.order_by("position")),
+            Prefetch("rounds", queryset=rounds),
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def game_for_new_round(public_id: str) -> Game | None:
+    """The game at this address with its sides and rounds, without the rounds' scores; or None."""
+    return (
+        Game.objects.prefetch_related(*_game_rows(scores=False)).filter(public_id=public_id).first()
+    )
+
+
 def game_get(public_id: str) -> Game | None:
     """The game at this address, with what its page needs, or None."""
     return (
@@ -46,20 +113,7 @@ def game_get(public_id: str) -> Game | None:
             "league_game__season",
             "league_game__night",
         )
-        .prefetch_related(
-            Prefetch("sides", queryset=Side.objects.order_by("position")),
-            Prefetch(
-                "rounds",
-                queryset=Round.objects.order_by("number").prefetch_related(
-                    Prefetch(
-                        "scores",
-                        queryset=RoundScore.objects.select_related("side").order_by(
-                            "side__position"
-                        ),
-                    )
-                ),
-            ),
-        )
+        .prefetch_related(*_game_rows())
         .filter(public_id=public_id)
         .first()
     )
@@ -73,11 +127,15 @@ class GameView:
     rules: engine.RuleSet
     sides: list[Side]
     rounds: list[Round]
-    rows: list[tuple[Round, list[RoundScore]]]
     totals: list[int]
     next_round: int | None
     dealer: Seat | None
     meld: list[int]
+
+    @property
+    def rows(self) -> list[tuple[Round, list[RoundScore]]]:
+        """Each round with its sides' scores (fetched with the game by `game_get`)."""
+        return [(r, list(r.scores.all())) for r in self.rounds]
 
 
 def game_view(game: Game) -> GameView:
@@ -85,12 +143,12 @@ def game_view(game: Game) -> GameView:
     rules = game_ruleset(game)
     sides = list(game.sides.all())
     rounds = list(game.rounds.all())
-    rows = [(r, list(r.scores.all())) for r in rounds]
-    totals = [score.running_total for score in rows[-1][1]] if rows else [0] * len(sides)
+    # The totals after the last round, kept on the sides by every write with the rounds' scores.
+    totals = [side.total for side in sides]
     next_round = None if game.finished else len(rounds) + 1
     dealer = dealer_for(game, sides, next_round) if next_round else None
     meld = [rules.opening_meld_for(next_round, total) for total in totals] if next_round else []
-    return GameView(game, rules, sides, rounds, rows, totals, next_round, dealer, meld)
+    return GameView(game, rules, sides, rounds, totals, next_round, dealer, meld)
 
 
 def games_for(request: HttpRequest) -> QuerySet[Game]:

@@ -77,6 +77,17 @@ def _locked(game: Game) -> tuple[Game, list[Side], list[Round]]:
     return game, list(game.sides.order_by("position")), list(game.rounds.order_by("number"))
 
 
+def _save_game(game: Game, update_fields: list[str] | None = None) -> None:
+    """Save the locked game's row with an `updated_at` later than the one it had. That is the
+    game's version (the live pages' ETag, the game page's cache key), so it must move with every
+    write, even when this server's clock is behind the one of the server that wrote last."""
+    before = game.updated_at
+    game.save(update_fields=update_fields)
+    if game.updated_at <= before:
+        game.updated_at = before + timedelta(microseconds=1)
+        Game.objects.filter(pk=game.pk).update(updated_at=game.updated_at)
+
+
 def _store(game: Game, sides: list[Side], rounds: list[Round], status: engine.GameStatus) -> None:
     """Write every round's scores and running totals and the game's result from a status."""
     RoundScore.objects.filter(round__game=game).delete()
@@ -102,7 +113,7 @@ def _store(game: Game, sides: list[Side], rounds: list[Round], status: engine.Ga
     game.winner = by_name[status.winner] if status.winner else None
     game.tie = status.tie
     game.full_clean()
-    game.save()
+    _save_game(game)
     game_scored.send(sender=Game, game=game, sides=sides, status=status)
 
 
@@ -430,7 +441,7 @@ def game_claim(*, game: Game, user: AbstractBaseUser) -> Game:
         raise _refuse("owner", "This game already belongs to another account.")
     before = {"owner": game.owner.get_username() if game.owner else None}
     game.owner = user
-    game.save(update_fields=["owner", "updated_at"])
+    _save_game(game, update_fields=["owner", "updated_at"])
     _event(game, GameEvent.Kind.CLAIMED, user, before=before, after={"owner": user.get_username()})
     return game
 

@@ -12,14 +12,22 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from scorekeeper import documents, engine, game_entry, live, round_entry, round_page, services
 from scorekeeper.access import can_score, grant_scoring
-from scorekeeper.charts import running_totals_chart
 from scorekeeper.formatting import rule_set_name
+from scorekeeper.game_page import game_page
 from scorekeeper.history import history_sentence
 from scorekeeper.models import Game
 from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
-from scorekeeper.presenters import GameLine, end_condition, game_line, to_win
+from scorekeeper.presenters import GameLine, game_line
 from scorekeeper.scoring import game_ruleset
-from scorekeeper.selectors import dealer_for, game_events, game_get, game_view, games_for
+from scorekeeper.selectors import (
+    dealer_for,
+    game_events,
+    game_for_new_round,
+    game_get,
+    game_row,
+    game_view,
+    games_for,
+)
 from scorekeeper.sharing import share_links
 from scorekeeper.sync import game_start_from_form
 
@@ -122,22 +130,16 @@ def _scorer_or_403(request: HttpRequest, game: Game) -> None:
 
 @require_GET
 def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game_or_404(public_id)
-    view = game_view(game)
-    names = [side.name for side in view.sides]
-    chart = running_totals_chart(
-        names,
-        [[score.running_total for score in scores] for _, scores in view.rows],
-        target=view.rules.target_score,
-    )
+    game = game_row(public_id)
+    # The scoreboard, the chart and the game's status, made once per change of the game.
+    page = game_page(game) if game is not None else None
+    if page is None:
+        raise Http404("No game at this address")
     scorer = can_score(request, game)
     scorer_url = reverse("game_join", args=[game.public_id, game.scorer_token])
     context = {
-        "view": view,
+        "page": page,
         "game": game,
-        "chart": chart,
-        "end_text": end_condition(view.rules),
-        "to_win": [] if game.finished else to_win(view.rules, names, view.totals),
         "can_score": scorer,
         # The scorer link (and its QR code) only for those who may score: anyone else gets
         # the read-only link, which is this page's own address.
@@ -251,12 +253,16 @@ def _conflict(
 def _totals_before(view, number: int) -> list[int]:
     if number == 1:
         return [0] * len(view.sides)
+    if number > len(view.rounds):
+        return view.totals
     return [score.running_total for score in view.rows[number - 2][1]]
 
 
 @require_http_methods(["GET", "POST"])
 def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = _game_or_404(public_id)
+    game = game_for_new_round(public_id)
+    if game is None:
+        raise Http404("No game at this address")
     number = len(game.rounds.all()) + 1
     posted = round_entry.posted_round_number(request.POST)
     if request.method == "POST":
@@ -304,15 +310,16 @@ def round_edit(request: HttpRequest, public_id: str, number: int) -> HttpRespons
 def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
     game = _game_or_404(public_id)
     view = game_view(game)
-    if not 1 <= number <= len(view.rows):
+    rows = view.rows
+    if not 1 <= number <= len(rows):
         raise Http404("No such round")
-    stored, scores = view.rows[number - 1]
+    stored, scores = rows[number - 1]
     context = {
         "view": view,
         "game": game,
         "round": stored,
         "scores": list(zip(view.sides, scores, strict=True)),
-        "last": number == len(view.rows),
+        "last": number == len(rows),
         "can_score": can_score(request, game),
     }
     template = "scorekeeper/round_detail.html"

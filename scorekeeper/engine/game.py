@@ -8,7 +8,7 @@ from typing import Any
 
 from .errors import Errors, FrozenMap, counted, is_whole, listing, number, shown
 from .rules import DECKS_MAX, RuleSet, resolve_rules
-from .scoring import NAME_MAX, RoundResult, parse_round
+from .scoring import NAME_MAX, ROUND_MAX, RoundResult, parse_round
 
 NAMES_LISTED = 12
 
@@ -64,9 +64,27 @@ def game_status(
     decks: Any = None,
 ) -> GameStatus:
     """Score every round of a game; raises RoundError listing every problem in any round."""
+    return game_status_after(rules, sides, None, rounds, finished, decks)
+
+
+def game_status_after(
+    rules: Any,
+    sides: Any,
+    before: Any,
+    rounds: Any,
+    finished: Any = False,
+    decks: Any = None,
+) -> GameStatus:
+    """The game after more rounds, from where it stood before them, scoring only the new ones.
+
+    `before` is `{"totals": {name: total}, "rounds": rounds played}` as an earlier status of the
+    same game gave them (None: the game's start). The answer is game_status's over every round,
+    except that its `rounds` holds only the new ones, each numbered as in the whole game, and an
+    error names a new round by its place in the whole game (`rounds[20].sides[1]...`)."""
     ruleset = resolve_rules(rules)
     errors = Errors()
     names = _read_names(ruleset, sides, errors)
+    start, played = _read_before(before, names, errors)
     if not isinstance(finished, bool):
         errors.add(
             "finished",
@@ -86,7 +104,7 @@ def game_status(
         )
         rounds = []
     parsed = []
-    for index, data in enumerate(rounds):
+    for index, data in enumerate(rounds, start=played):
         prefix = f"rounds[{index}]."
         round_ = parse_round(
             ruleset, data, errors, prefix, default_decks=decks, game_round=index + 1
@@ -94,15 +112,17 @@ def game_status(
         parsed.append(round_)
         if round_ is not None and round_.sides is not None and names is not None:
             _check_round_sides(ruleset, names, round_.sides, index, errors)
-    if finished and not rounds:
+    if finished and not rounds and not played:
         errors.add("finished", "No round has been played yet, so the game cannot be finished.")
     errors.raise_if_any()
     assert names is not None
 
-    totals = dict.fromkeys(names, 0)
-    played: list[GameRound] = []
+    totals = dict.fromkeys(names, 0) if start is None else {name: start[name] for name in names}
+    scored: list[GameRound] = []
     over_after: int | None = None
-    for index, round_ in enumerate(parsed):
+    if played and _end_reached(ruleset, totals, played):
+        over_after = played
+    for index, round_ in enumerate(parsed, start=played):
         assert round_ is not None
         if over_after is not None:
             errors.add(
@@ -115,7 +135,7 @@ def game_status(
         scores = result.scores
         for name in names:
             totals[name] += scores[name]
-        played.append(
+        scored.append(
             GameRound(
                 index + 1,
                 FrozenMap((name, scores[name]) for name in names),
@@ -134,7 +154,7 @@ def game_status(
         leaders = [name for name in names if totals[name] == top]
         winner = leaders[0] if len(leaders) == 1 else None
         tie = winner is None
-    next_round = None if done else len(played) + 1
+    next_round = None if done else played + len(scored) + 1
     meld = None
     if next_round is not None:
         meld = FrozenMap(
@@ -144,13 +164,49 @@ def game_status(
         ruleset,
         tuple(names),
         FrozenMap(totals),
-        tuple(played),
+        tuple(scored),
         next_round,
         meld,
         done,
         winner,
         tie,
     )
+
+
+def _read_before(
+    before: Any, names: list[str] | None, errors: Errors
+) -> tuple[dict[str, int] | None, int]:
+    """Where the game stood before the rounds given: (totals by name or None, rounds played)."""
+    if before is None:
+        return None, 0
+    if not isinstance(before, Mapping) or set(before) != {"totals", "rounds"}:
+        errors.add(
+            "before",
+            "Where the game stood must say its totals and how many rounds were played, "
+            f"not {shown(before)}.",
+        )
+        return None, 0
+    played, totals = before["rounds"], before["totals"]
+    if not (is_whole(played) and 0 <= played < ROUND_MAX):
+        errors.add(
+            "before.rounds",
+            f"The rounds played must be a whole number from 0 to {number(ROUND_MAX - 1)}, "
+            f"not {shown(played)}.",
+        )
+        played = 0
+    if names is None:
+        return None, played
+    if (
+        not isinstance(totals, Mapping)
+        or set(totals) != set(names)
+        or not all(is_whole(total) for total in totals.values())
+    ):
+        errors.add(
+            "before.totals",
+            f"The totals must give each of {_some(names)} a whole number, not {shown(totals)}.",
+        )
+        return None, played
+    return dict(totals), played
 
 
 def _read_names(rules: RuleSet, sides: Any, errors: Errors) -> list[str] | None:

@@ -1,4 +1,6 @@
 from django import template
+from django.utils.html import conditional_escape, escape
+from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper import engine, formatting, offline
 from scorekeeper.engine.house_rules import house_rules_text
@@ -64,3 +66,20 @@ def rule_set(preset: str) -> str:
 def index(sequence, position: int):
     """The item at a position, for lists that run beside a loop."""
     return sequence[position]
+
+
+@register.simple_tag
+def error_slots_oob(slots) -> SafeString:
+    """Every error container of the round form, swapped in by htmx out of band (emptied where
+    the field is fine), as `_errors.html` inside its div would draw each: drawn here with plain
+    strings because a preview is sent at each pause in typing and a form with card grids has
+    about 80 of them."""
+    parts = []
+    for slot, errors in slots:
+        shown = "".join(
+            f'<p class="field-error" role="alert">{conditional_escape(message)}</p>'
+            for message in errors
+        )
+        slot_id = escape(slot)
+        parts.append(f'<div id="err-{slot_id}" class="errors" hx-swap-oob="true">{shown}\n</div>')
+    return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped
