@@ -11,13 +11,17 @@ from django.shortcuts import render
 logger = logging.getLogger(__name__)
 
 BUSY = "The scorebook is busy with another table's save; nothing was saved. Tap Save again."
-# SQLite's words for a lock it could not get (the second from a shared-cache database).
-_LOCKED = {"database is locked", "database table is locked"}
+# SQLite's words for a lock it could not get (the second from a shared-cache database, which
+# may name the table after a colon: "database table is locked: scorekeeper_game").
+_LOCKED = ("database is locked", "database table is locked")
 
 
 def is_busy(error: BaseException) -> bool:
     """Whether `error` is the database refusing a write only because another one held it."""
-    return isinstance(error, OperationalError) and str(error) in _LOCKED
+    if not isinstance(error, OperationalError):
+        return False
+    message = str(error)
+    return any(message == words or message.startswith(words + ":") for words in _LOCKED)
 
 
 def busy_page(request: HttpRequest) -> HttpResponse:

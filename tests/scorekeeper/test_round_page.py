@@ -4,7 +4,7 @@ import pytest
 from django.db import OperationalError
 
 from scorekeeper import engine, round_page, services
-from scorekeeper.busy import BUSY
+from scorekeeper.busy import BUSY, is_busy
 from scorekeeper.models import Round
 from scorekeeper.selectors import dealer_for, game_view
 from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
@@ -156,3 +156,11 @@ def test_any_other_database_error_is_not_taken_for_busy(game, monkeypatch):
     monkeypatch.setattr(services, "round_record", broken)
     with pytest.raises(OperationalError, match="disk I/O error"):
         post(game, round_form(BASKETS))
+
+
+def test_a_shared_cache_lock_naming_its_table_is_busy_too():
+    assert is_busy(OperationalError("database table is locked: scorekeeper_game"))
+    assert is_busy(OperationalError("database table is locked"))
+    assert is_busy(OperationalError("database is locked"))
+    assert not is_busy(OperationalError("database table is locked out of its mind"))
+    assert not is_busy(OperationalError("no such table: scorekeeper_game"))
