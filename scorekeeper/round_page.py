@@ -56,9 +56,11 @@ def round_post(
     """Decide what a posted round form does: htmx previews, a plain post saves a new round,
     a correction is saved only once `confirm` says the player saw the new totals."""
     rules, sides = view.rules, view.sides
-    editing = number <= len(view.rounds)
+    editing = number <= view.played
     ended_by, entry, problems = round_entry.parse(rules, sides, data, dealer)
-    status, errors = preview_round(game, sides, view.rounds, number, ended_by, entry)
+    status, errors = preview_round(
+        game, sides, view.rounds, number, ended_by, entry, played=view.played
+    )
     errors = [*problems, *errors]
     counted = round_entry.counted_points(rules, entry)
 

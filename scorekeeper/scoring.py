@@ -65,15 +65,19 @@ def preview_round(
     number: int,
     ended_by: str,
     entry: list[dict[str, Any]],
+    *,
+    played: int | None = None,
 ) -> tuple[engine.GameStatus | None, list[engine.FieldError]]:
     """Score the game with round `number` as entered (new or corrected), saving nothing; a new
-    round's status holds that round alone in its `rounds`."""
+    round's status holds that round alone in its `rounds`. `played` counts the stored rounds
+    when `rounds` was not read (a new round needs only their number)."""
+    played = len(rounds) if played is None else played
     candidate = Round(game=game, number=number, ended_by=ended_by, entry=entry)
     try:
-        if number > len(rounds):
+        if number > played:
             # The stored rounds were scored when they were saved, and the totals after them kept
             # on the sides: only the new round is scored, however long the game.
-            before = {"totals": {side.name: side.total for side in sides}, "rounds": len(rounds)}
+            before = {"totals": {side.name: side.total for side in sides}, "rounds": played}
             status = engine.game_status_after(
                 game_ruleset(game),
                 [side.name for side in sides],

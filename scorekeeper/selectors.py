@@ -3,7 +3,8 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 
 from scorekeeper import engine
@@ -96,10 +97,20 @@ def game_loaded(pk: int) -> Game | None:
 
 
 def game_for_new_round(public_id: str) -> Game | None:
-    """The game at this address with its sides and rounds, without the rounds' scores; or None."""
-    return (
-        Game.objects.prefetch_related(*_game_rows(scores=False)).filter(public_id=public_id).first()
+    """The game at this address with its sides and the number of rounds played (`played`),
+    without reading the rounds: a new round is scored from the totals kept on the sides."""
+    played = (
+        Round.objects.filter(game=OuterRef("pk"))
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
     )
+    found = Game.objects.annotate(played=Coalesce(Subquery(played), 0)).prefetch_related(
+        Prefetch("sides", queryset=Side.objects.order_by("position"))
+    )
+    # [:1], not first(): no ORDER BY to build for a unique address.
+    return next(iter(found.filter(public_id=public_id)[:1]), None)
 
 
 def game_get(public_id: str) -> Game | None:
@@ -126,7 +137,9 @@ class GameView:
     game: Game
     rules: engine.RuleSet
     sides: list[Side]
+    # The stored rounds; empty for a game read by `game_for_new_round`, which counts them only.
     rounds: list[Round]
+    played: int
     totals: list[int]
     next_round: int | None
     dealer: Seat | None
@@ -142,13 +155,15 @@ def game_view(game: Game) -> GameView:
     """Everything the game page shows, from rows stored by the engine's scoring."""
     rules = game_ruleset(game)
     sides = list(game.sides.all())
-    rounds = list(game.rounds.all())
+    counted = getattr(game, "played", None)
+    rounds = [] if counted is not None else list(game.rounds.all())
+    played = len(rounds) if counted is None else counted
     # The totals after the last round, kept on the sides by every write with the rounds' scores.
     totals = [side.total for side in sides]
-    next_round = None if game.finished else len(rounds) + 1
+    next_round = None if game.finished else played + 1
     dealer = dealer_for(game, sides, next_round) if next_round else None
     meld = [rules.opening_meld_for(next_round, total) for total in totals] if next_round else []
-    return GameView(game, rules, sides, rounds, totals, next_round, dealer, meld)
+    return GameView(game, rules, sides, rounds, played, totals, next_round, dealer, meld)
 
 
 def games_for(request: HttpRequest) -> QuerySet[Game]:

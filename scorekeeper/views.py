@@ -169,7 +169,7 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     """The round form for a new round or a correction: GET shows it, a POST goes to
     round_page.round_post (htmx previews, a plain post saves; post/redirect/get)."""
     view = game_view(game)
-    editing = number <= len(view.rounds)
+    editing = number <= view.played
     stored = view.rounds[number - 1] if editing else None
     dealer = dealer_for(game, view.sides, number)
     if request.method == "GET":
@@ -253,7 +253,7 @@ def _conflict(
 def _totals_before(view, number: int) -> list[int]:
     if number == 1:
         return [0] * len(view.sides)
-    if number > len(view.rounds):
+    if number > view.played:
         return view.totals
     return [score.running_total for score in view.rows[number - 2][1]]
 
@@ -263,7 +263,7 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
     game = game_for_new_round(public_id)
     if game is None:
         raise Http404("No game at this address")
-    number = len(game.rounds.all()) + 1
+    number = game.played + 1
     posted = round_entry.posted_round_number(request.POST)
     if request.method == "POST":
         _scorer_or_403(request, game)

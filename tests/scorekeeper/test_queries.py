@@ -12,9 +12,10 @@ GAME_PAGE_QUERIES = 6
 # session; a viewer without a session, the row alone.
 GAME_PAGE_CACHED_QUERIES = 2
 GAME_PAGE_VIEWER_QUERIES = 1
-# The game's row, its sides (with the totals so far) and rounds (without their scores), and the
-# session: the same for the form and for each preview made as the player types.
-ROUND_FORM_QUERIES = 4
+# The game's row with its number of rounds (not the rounds themselves), its sides (with the
+# totals so far), and the session: the same for the form and for each preview made as the player
+# types. It was 4 while the rounds were read to be counted.
+ROUND_FORM_QUERIES = 3
 
 
 def scoring_client(client, game):
