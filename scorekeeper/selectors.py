@@ -3,8 +3,7 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, OuterRef, Prefetch, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 
 from scorekeeper import engine
@@ -96,23 +95,6 @@ def game_loaded(pk: int) -> Game | None:
     )
 
 
-def game_for_new_round(public_id: str) -> Game | None:
-    """The game at this address with its sides and the number of rounds played (`played`),
-    without reading the rounds: a new round is scored from the totals kept on the sides."""
-    played = (
-        Round.objects.filter(game=OuterRef("pk"))
-        .order_by()
-        .values("game")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    found = Game.objects.annotate(played=Coalesce(Subquery(played), 0)).prefetch_related(
-        Prefetch("sides", queryset=Side.objects.order_by("position"))
-    )
-    # [:1], not first(): no ORDER BY to build for a unique address.
-    return next(iter(found.filter(public_id=public_id)[:1]), None)
-
-
 def game_get(public_id: str) -> Game | None:
     """The game at this address, with what its page needs, or None."""
     return (
@@ -137,7 +119,7 @@ class GameView:
     game: Game
     rules: engine.RuleSet
     sides: list[Side]
-    # The stored rounds; empty for a game read by `game_for_new_round`, which counts them only.
+    # The stored rounds; empty in a `new_round_view`, which counts them only.
     rounds: list[Round]
     played: int
     totals: list[int]
@@ -153,17 +135,31 @@ class GameView:
 
 def game_view(game: Game) -> GameView:
     """Everything the game page shows, from rows stored by the engine's scoring."""
+    rounds = list(game.rounds.all())
+    return _view(game, list(game.sides.all()), rounds, len(rounds))
+
+
+def _view(game: Game, sides: list[Side], rounds: list[Round], played: int) -> GameView:
     rules = game_ruleset(game)
-    sides = list(game.sides.all())
-    counted = getattr(game, "played", None)
-    rounds = [] if counted is not None else list(game.rounds.all())
-    played = len(rounds) if counted is None else counted
     # The totals after the last round, kept on the sides by every write with the rounds' scores.
     totals = [side.total for side in sides]
     next_round = None if game.finished else played + 1
     dealer = dealer_for(game, sides, next_round) if next_round else None
     meld = [rules.opening_meld_for(next_round, total) for total in totals] if next_round else []
     return GameView(game, rules, sides, rounds, played, totals, next_round, dealer, meld)
+
+
+def new_round_view(public_id: str) -> GameView | None:
+    """A new round's page for the game at this address: its row, its sides (with the totals kept
+    on them) and how many rounds were played, without reading the rounds; or None."""
+    # [:1], not first(): no ORDER BY to build for a unique address.
+    game = next(iter(Game.objects.filter(public_id=public_id)[:1]), None)
+    if game is None:
+        return None
+    # Plain queries, not prefetch_related or a subquery's annotation: at each preview sent as
+    # the player types, building those cost more than the queries themselves.
+    sides = list(Side.objects.filter(game=game).order_by("position"))
+    return _view(game, sides, [], Round.objects.filter(game=game).count())
 
 
 def games_for(request: HttpRequest) -> QuerySet[Game]:

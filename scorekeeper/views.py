@@ -20,13 +20,14 @@ from scorekeeper.pdf.score_card import CardSide, ScoreCard, build_score_card
 from scorekeeper.presenters import GameLine, game_line
 from scorekeeper.scoring import game_ruleset
 from scorekeeper.selectors import (
+    GameView,
     dealer_for,
     game_events,
-    game_for_new_round,
     game_get,
     game_row,
     game_view,
     games_for,
+    new_round_view,
 )
 from scorekeeper.sharing import share_links
 from scorekeeper.sync import game_start_from_form
@@ -165,10 +166,10 @@ def game_score_card(request: HttpRequest, public_id: str) -> HttpResponse:
     return documents.pdf_download(lambda: build_score_card(card, paper=paper), stem)
 
 
-def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
+def _round_page(request: HttpRequest, view: GameView, number: int) -> HttpResponse:
     """The round form for a new round or a correction: GET shows it, a POST goes to
     round_page.round_post (htmx previews, a plain post saves; post/redirect/get)."""
-    view = game_view(game)
+    game = view.game
     editing = number <= view.played
     stored = view.rounds[number - 1] if editing else None
     dealer = dealer_for(game, view.sides, number)
@@ -204,6 +205,8 @@ def _round_page(request: HttpRequest, game: Game, number: int) -> HttpResponse:
     context = {
         "view": view,
         "game": game,
+        # The game's name (str(game)) from the sides already read.
+        "names": " vs ".join(side.name for side in view.sides),
         "form": outcome.form,
         "number": number,
         "editing": editing,
@@ -260,10 +263,10 @@ def _totals_before(view, number: int) -> list[int]:
 
 @require_http_methods(["GET", "POST"])
 def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
-    game = game_for_new_round(public_id)
-    if game is None:
+    view = new_round_view(public_id)
+    if view is None:
         raise Http404("No game at this address")
-    number = game.played + 1
+    game, number = view.game, view.played + 1
     posted = round_entry.posted_round_number(request.POST)
     if request.method == "POST":
         _scorer_or_403(request, game)
@@ -293,7 +296,7 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
             f"so the game is at round {number}.",
         )
         return redirect("game_detail", public_id=game.public_id)
-    return _round_page(request, game, number)
+    return _round_page(request, view, number)
 
 
 @require_http_methods(["GET", "POST"])
@@ -303,7 +306,7 @@ def round_edit(request: HttpRequest, public_id: str, number: int) -> HttpRespons
         raise Http404("No such round")
     if request.method == "GET" and not can_score(request, game):
         raise PermissionDenied("Only the phones scoring this game can correct rounds.")
-    return _round_page(request, game, number)
+    return _round_page(request, game_view(game), number)
 
 
 @require_GET

@@ -12,10 +12,10 @@ GAME_PAGE_QUERIES = 6
 # session; a viewer without a session, the row alone.
 GAME_PAGE_CACHED_QUERIES = 2
 GAME_PAGE_VIEWER_QUERIES = 1
-# The game's row with its number of rounds (not the rounds themselves), its sides (with the
-# totals so far), and the session: the same for the form and for each preview made as the player
-# types. It was 4 while the rounds were read to be counted.
-ROUND_FORM_QUERIES = 3
+# The game's row, its sides (with the totals so far), the number of its rounds (not the rounds
+# themselves), and the session: the same for the form and for each preview made as the player
+# types, however long the game.
+ROUND_FORM_QUERIES = 4
 
 
 def scoring_client(client, game):
@@ -66,6 +66,7 @@ def test_round_form_queries_do_not_grow_with_rounds(
 
     assert response.status_code == 200
     assert f"Round {rounds + 1}</h1>" in response.content.decode()
+    assert f"<title>Round {rounds + 1} · {game}</title>" in response.content.decode()
 
 
 @pytest.mark.parametrize("rounds", [1, 30])
