@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from leagues.charts import RatingChart, chart_from_json
 from leagues.models import (
     Attendance,
     ClubNight,
@@ -22,7 +23,6 @@ from leagues.models import (
     Standing,
     rating_of,
 )
-from leagues.charts import RatingChart, chart_from_json
 from leagues.selectors import Meeting, win_percentage
 from scorekeeper import engine
 from scorekeeper.formatting import rule_set_name
@@ -216,7 +216,9 @@ class PlayerRecord:
     opponent_count: int
 
 
-def player_record(league: League, player_id: int, shown: int | None = MEETINGS_SHOWN) -> PlayerRecord:
+def player_record(
+    league: League, player_id: int, shown: int | None = MEETINGS_SHOWN
+) -> PlayerRecord:
     """The player's kept record, with their `shown` most met partners and opponents (None: all
     of them), most games first and then by name: two queries, whatever their number of games."""
     kept = (

@@ -390,7 +390,10 @@ def _page_or_404(value: str | None, pages: int) -> int:
     """The page of results asked for (1 when none); 404 for one that is not there."""
     if value is None:
         return 1
-    if not (value.isascii() and value.isdigit() and len(value) < 10) or not 1 <= int(value) <= pages:
+    if (
+        not (value.isascii() and value.isdigit() and len(value) < 10)
+        or not 1 <= int(value) <= pages
+    ):
         raise Http404("No such page of results")
     return int(value)
 

@@ -26,25 +26,24 @@ def fill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leagues', '0004_standings'),
+        ("leagues", "0004_standings"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='standing',
-            name='opponents',
+            model_name="standing",
+            name="opponents",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='standing',
-            name='partners',
+            model_name="standing",
+            name="partners",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='standing',
-            name='rating_chart',
+            model_name="standing",
+            name="rating_chart",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.RunPython(fill, migrations.RunPython.noop),

@@ -113,7 +113,9 @@ def meeting_records(rows: Iterable[tuple]) -> dict[int, dict[str, list[list[int]
             result = outcome
             record[6] += against
         else:
-            result = "W" if points_for > other_points else "T" if points_for == other_points else "L"
+            result = (
+                "W" if points_for > other_points else "T" if points_for == other_points else "L"
+            )
             record[6] += other_points
         record[{"W": 2, "T": 3, "L": 4}[result]] += 1
         record[5] += points_for
