@@ -1,9 +1,10 @@
 """A player's rating over their games, drawn with the kitchen-table app's SVG line chart."""
 
+import dataclasses
 import datetime
 from dataclasses import dataclass
 
-from scorekeeper.charts import Chart, running_totals_chart
+from scorekeeper.charts import Chart, Series, Tick, running_totals_chart
 from scorekeeper.formatting import day_month
 
 
@@ -42,4 +43,34 @@ def rating_chart(history: list[tuple[datetime.date, float]]) -> RatingChart | No
         lowest=min(0.0, *shown),
         first_date=dates[0],
         latest_date=dates[-1],
+    )
+
+
+def chart_to_json(chart: RatingChart | None) -> dict:
+    """The chart as JSON values, as the player's all-time standing row keeps it ({} for none):
+    drawn once when their ratings change instead of at every view of their page."""
+    if chart is None:
+        return {}
+    kept = dataclasses.asdict(chart)
+    kept["first_date"] = chart.first_date.isoformat()
+    kept["latest_date"] = chart.latest_date.isoformat()
+    return kept
+
+
+def chart_from_json(kept: dict | None) -> RatingChart | None:
+    """The chart `chart_to_json` kept, as drawn; None for none."""
+    if not kept:
+        return None
+    drawn = dict(kept["chart"])
+    drawn["series"] = [Series(**series) for series in drawn["series"]]
+    drawn["y_ticks"] = tuple(Tick(**tick) for tick in drawn["y_ticks"])
+    drawn["x_ticks"] = tuple(Tick(**tick) for tick in drawn["x_ticks"])
+    drawn["target"] = Tick(**drawn["target"]) if drawn["target"] else None
+    return RatingChart(
+        **{
+            **kept,
+            "chart": Chart(**drawn),
+            "first_date": datetime.date.fromisoformat(kept["first_date"]),
+            "latest_date": datetime.date.fromisoformat(kept["latest_date"]),
+        }
     )

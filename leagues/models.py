@@ -352,6 +352,13 @@ class Standing(models.Model):
     # "points_for": .., "rounds": .., "went_out": .., "red_threes": .., "hand_points": ..,
     # "canastas": {kind: count}}}.
     by_ruleset = models.JSONField(default=dict, blank=True)
+    # All-time rows only (empty on a season's), for the player page: the record with each
+    # partner and against each opponent, most games first, as [[other player id, games, wins,
+    # ties, losses, points for, points against], ...]; and the rating chart as drawn
+    # (`charts.chart_to_json`).
+    partners = models.JSONField(default=list, blank=True)
+    opponents = models.JSONField(default=list, blank=True)
+    rating_chart = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["league", "season", "player"]

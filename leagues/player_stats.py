@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from leagues.charts import RatingChart, chart_from_json
 from leagues.models import (
     Attendance,
     ClubNight,
@@ -17,16 +18,20 @@ from leagues.models import (
     LeagueGame,
     Membership,
     Participation,
+    Player,
     Season,
     Standing,
     rating_of,
 )
-from leagues.selectors import win_percentage
+from leagues.selectors import Meeting, win_percentage
 from scorekeeper import engine
 from scorekeeper.formatting import rule_set_name
 from scorekeeper.models import Side
 
-HISTORY_LIMIT = 50
+# The games a page of the player's results shows, newest first; older ones are a link away.
+HISTORY_LIMIT = 10
+# The partners and opponents the player page lists before a link to all of them.
+MEETINGS_SHOWN = 10
 
 
 # Leagues -------------------------------------------------------------------------------------
@@ -95,12 +100,29 @@ class HistoryRow:
         return self.participation.get_outcome_display()
 
 
-def player_history(league: League, player_id: int, limit: int = HISTORY_LIMIT) -> list[HistoryRow]:
-    """The player's latest games (voided and unfinished too), newest first, with their tables."""
+def player_history(
+    league: League, player_id: int, limit: int = HISTORY_LIMIT, page: int = 1
+) -> list[HistoryRow]:
+    """A page of the player's games (voided and unfinished too), newest first, with their
+    tables: the `page`th `limit` of them (1: the latest)."""
+    start = (page - 1) * limit
     rows = list(
         Participation.objects.filter(league=league, player_id=player_id)
-        .select_related("league_game__game", "league_game__night")
-        .order_by("-date", "-league_game_id")[:limit]
+        .select_related("league_game__game")
+        # What the results show: the page reads no other column of the game.
+        .only(
+            "league_game_id",
+            "side",
+            "counted",
+            "outcome",
+            "points_for",
+            "points_against",
+            "league_game__date",
+            "league_game__night_id",
+            "league_game__voided",
+            "league_game__game__public_id",
+        )
+        .order_by("-date", "-league_game_id")[start : start + limit]
     )
     # The other players of those games as plain values: at 50 games of four, model instances
     # for them (and their players) cost more than the page's queries.
@@ -179,17 +201,73 @@ class RulesetRecord:
         return self.hand_points / self.rounds if self.rounds else 0.0
 
 
-def by_ruleset(league: League, player_id: int) -> list[RulesetRecord]:
-    """The player's counted games grouped by the rule set they were played under, each with
-    its card figures in that rule set's words (its canastas, books or baskets): read from the
-    player's all-time standing row, which keeps them summed (`services.standings_refresh`)."""
-    tallies = (
+@dataclass(frozen=True)
+class PlayerRecord:
+    """What the player's page shows of their whole history, read from their all-time standing
+    row, which keeps it (`services.standings_refresh`): their figures by rule set, their rating
+    chart, and the partners and opponents they met most (all of them when asked), with how
+    many there are."""
+
+    by_ruleset: list["RulesetRecord"]
+    chart: RatingChart | None
+    partners: list[Meeting]
+    opponents: list[Meeting]
+    partner_count: int
+    opponent_count: int
+
+
+def player_record(
+    league: League, player_id: int, shown: int | None = MEETINGS_SHOWN
+) -> PlayerRecord:
+    """The player's kept record, with their `shown` most met partners and opponents (None: all
+    of them), most games first and then by name: two queries, whatever their number of games."""
+    kept = (
         Standing.objects.filter(league=league, player_id=player_id, season__isnull=True)
-        .values_list("by_ruleset", flat=True)
+        .values_list("by_ruleset", "rating_chart", "partners", "opponents")
         .first()
     )
-    records = [_record(preset, tally) for preset, tally in (tallies or {}).items()]
-    return sorted(records, key=lambda record: (record.name, record.preset))
+    tallies, chart, partners, opponents = kept or ({}, {}, [], [])
+    records = sorted(
+        (_record(preset, tally) for preset, tally in tallies.items()),
+        key=lambda record: (record.name, record.preset),
+    )
+    # Kept most games first: only those level with the last one shown need their names to
+    # tell which are shown.
+    candidates = [_candidates(rows, shown) for rows in (partners, opponents)]
+    wanted = {row[0] for rows in candidates for row in rows}
+    names = dict(Player.objects.filter(pk__in=wanted).values_list("pk", "name")) if wanted else {}
+    partners_shown, opponents_shown = (_meetings(rows, names, shown) for rows in candidates)
+    return PlayerRecord(
+        records,
+        chart_from_json(chart),
+        partners_shown,
+        opponents_shown,
+        len(partners),
+        len(opponents),
+    )
+
+
+def _candidates(rows: list[list[int]], shown: int | None) -> list[list[int]]:
+    if shown is None or len(rows) <= shown:
+        return rows
+    if not shown:
+        return []
+    least = rows[shown - 1][1]
+    return [row for row in rows if row[1] >= least]
+
+
+def _meetings(rows: list[list[int]], names: dict[int, str], shown: int | None) -> list[Meeting]:
+    found = sorted(
+        (Meeting(row[0], names.get(row[0], ""), *row[1:]) for row in rows),
+        key=lambda m: (-m.games, m.other.casefold(), m.other_id),
+    )
+    return found if shown is None else found[:shown]
+
+
+def by_ruleset(league: League, player_id: int) -> list["RulesetRecord"]:
+    """The player's counted games grouped by the rule set they were played under, each with
+    its card figures in that rule set's words (its canastas, books or baskets)."""
+    return player_record(league, player_id, shown=0).by_ruleset
 
 
 def _record(preset: str, tally: dict) -> RulesetRecord:

@@ -18,7 +18,6 @@ from django.views.decorators.http import require_GET
 
 from leagues import csv_exports, documents, player_stats, rivalry, selectors
 from leagues.access import is_member, is_organiser
-from leagues.charts import rating_chart
 from leagues.models import League, Season
 from scorekeeper.documents import PaperError, bad_paper, paper_choices, paper_for, pdf_download
 from scorekeeper.formatting import decimal, number, owned, percent, rule_set_name
@@ -333,9 +332,21 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
     membership = player_stats.membership_get(league, _id_or_404(player_id))
     if membership is None:
         raise Http404("No such player in this league")
-    # Reversed once for the page's hundreds of rows (partners, opponents, games).
+    # Reversed once for the page's rows (partners, opponents, games).
     link, night_link = _player_link(league), _link("leagues:night", league.slug)
     game_link = _link("game_detail")
+    game_count = player_stats.player_game_count(league, player_id)
+    # The results a page at a time, newest first (?page=2: the ten before); the partners and
+    # opponents met most, or all of them (?meetings=all).
+    limit = player_stats.HISTORY_LIMIT
+    pages = max(1, -(-game_count // limit))
+    page = _page_or_404(request.GET.get("page"), pages)
+    everyone = request.GET.get("meetings") == "all"
+    record = player_stats.player_record(
+        league, player_id, shown=None if everyone else player_stats.MEETINGS_SHOWN
+    )
+    history = player_stats.player_history(league, player_id, limit, page)
+    first = (page - 1) * limit + 1
     context = {
         "league": league,
         "is_organiser": organiser,
@@ -344,14 +355,19 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         "rating": membership.rating if membership.rated_games else None,
         "history": [
             (row, night_link(row.league_game.night_id), game_link(row.league_game.game.public_id))
-            for row in player_stats.player_history(league, player_id, player_stats.HISTORY_LIMIT)
+            for row in history
         ],
-        "game_count": player_stats.player_game_count(league, player_id),
-        "by_ruleset": player_stats.by_ruleset(league, player_id),
-        "chart": rating_chart(player_stats.rating_history(league, player_id)),
+        "game_count": game_count,
+        "page": page,
+        "first_shown": first,
+        "last_shown": first + len(history) - 1,
+        "newer_url": _page_url(request.path, page - 1) if page > 1 else "",
+        "older_url": _page_url(request.path, page + 1) if page < pages else "",
+        "by_ruleset": record.by_ruleset,
+        "chart": record.chart,
         "partners": [
             (m, link(m.other_id), _number_cells(number(m.games), percent(m.win_pct)))
-            for m in selectors.partners(league, player_id)
+            for m in record.partners
         ],
         "opponents": [
             (
@@ -359,12 +375,31 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
                 link(m.other_id),
                 _number_cells(*(number(n) for n in (m.games, m.wins, m.ties, m.losses))),
             )
-            for m in selectors.opponents(league, player_id)
+            for m in record.opponents
         ],
+        "partner_count": record.partner_count,
+        "opponent_count": record.opponent_count,
+        "everyone": everyone,
         "teams": league.play == League.Play.TEAMS,
         "other_leagues": list(player_stats.other_leagues(league, player_id, request.user)),
     }
-    return render(request, "leagues/player_detail.html", context)
+    return _render(request, "leagues/player_detail.html", context, "results")
+
+
+def _page_or_404(value: str | None, pages: int) -> int:
+    """The page of results asked for (1 when none); 404 for one that is not there."""
+    if value is None:
+        return 1
+    if (
+        not (value.isascii() and value.isdigit() and len(value) < 10)
+        or not 1 <= int(value) <= pages
+    ):
+        raise Http404("No such page of results")
+    return int(value)
+
+
+def _page_url(path: str, page: int) -> str:
+    return path if page == 1 else f"{path}?{urlencode({'page': page})}"
 
 
 @require_GET

@@ -174,9 +174,13 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
     absorb.delete()
     for each in leagues:
         ratings_replay(league=each, start=None)
-    # The merged player's rows went with them; the kept player's now count both records.
+    # The merged player's rows went with them; the kept player's now count both records, and
+    # so do the records with and against the kept player of everyone they met.
     for league_id in sorted(played_in):
-        standings_refresh(league=league_id, player_ids=[keep.pk])
+        met = Participation.objects.filter(
+            league_id=league_id, league_game__participations__player=keep
+        ).values_list("player_id", flat=True)
+        standings_refresh(league=league_id, player_ids={keep.pk, *met})
     for each in leagues:
         _event(
             each,

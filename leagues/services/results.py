@@ -24,7 +24,7 @@ from leagues.services.core import (
     _refuse,
 )
 from leagues.services.seasons import _day
-from leagues.services.standings import standings_refresh
+from leagues.services.standings import rating_charts_refresh, standings_refresh
 from scorekeeper import engine
 from scorekeeper.models import Game, Side
 from scorekeeper.scoring import status_for
@@ -190,6 +190,8 @@ def ratings_replay(*, league: League, start: int | None) -> int:
         if m.prev_mu is not None
     }
     later = Participation.objects.filter(league=league, league_game__ledger__gte=start)
+    # Whose charts change: anyone with a game from `start` on, rated before or not.
+    redrawn = set(later.values_list("player_id", flat=True))
     later.update(mu_before=None, sigma_before=None, mu_after=None, sigma_after=None)
     rows = list(
         later.filter(counted=True)
@@ -215,6 +217,7 @@ def ratings_replay(*, league: League, start: int | None) -> int:
         skill = state.get(m.player_id, ratings.Skill(DEFAULT_MU, DEFAULT_SIGMA))
         m.mu, m.sigma, m.rated_games = skill.mu, skill.sigma, counts.get(m.player_id, 0)
     Membership.objects.bulk_update(members, ["mu", "sigma", "rated_games"], batch_size=2000)
+    rating_charts_refresh(league=league, player_ids=redrawn)
     return len(by_game)
 
 

@@ -15,6 +15,12 @@ for them it waits on nothing new. The writers:
 - `manage.py standings_rebuild`, for every league (after a bulk load).
 A player's rows cost one indexed read of their counted games (hundreds at most) and a delete and
 an insert, whatever the size of the league.
+
+The all-time row also keeps what the player's page shows of their whole history: their record
+with and against each other player (`partners`, `opponents`, read from the same games joined with
+their tables) and their rating chart (`rating_chart`, drawn from their rated games in the
+ledger's order). A ratings replay rewrites the ratings of every later game, never which games
+count: it redraws the charts alone (`rating_charts_refresh`), after locking the memberships.
 """
 
 import datetime
@@ -22,8 +28,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 
-from leagues.models import League, Membership, Participation, Standing
+from leagues.charts import chart_to_json, rating_chart
+from leagues.models import League, Membership, Participation, Standing, rating_of
 
 # What `standing_records` reads of each counted participation, in this order; the migration that
 # fills the table reads the same through the historical models.
@@ -47,6 +55,86 @@ RECORD_FIELDS = (
 )
 
 _FIGURES = ("rounds", "went_out", "red_threes", "hand_points")
+
+# What `meeting_records` reads: each counted participation joined with each other seat of its
+# game (`pairs_of`).
+PAIR_FIELDS = (
+    "player_id",
+    "other_id",
+    "side",
+    "other_side",
+    "outcome",
+    "points_for",
+    "points_against",
+    "other_points",
+)
+# What `chart_records` reads of each rated participation, in the ledger's order (`rated_of`).
+CHART_FIELDS = ("player_id", "date", "mu_after", "sigma_after")
+
+
+def pairs_of(counted):
+    """The counted participations joined with the other seats of their games, as PAIR_FIELDS
+    tuples; works on the historical models too."""
+    return (
+        counted.annotate(
+            other_id=F("league_game__participations__player_id"),
+            other_side=F("league_game__participations__side"),
+            other_points=F("league_game__participations__points_for"),
+        )
+        .exclude(other_id=F("player_id"))
+        .order_by()
+        .values_list(*PAIR_FIELDS)
+    )
+
+
+def rated_of(participations):
+    """The rated participations in the ledger's order, as CHART_FIELDS tuples."""
+    return (
+        participations.filter(mu_after__isnull=False)
+        .order_by("player_id", "league_game__ledger")
+        .values_list(*CHART_FIELDS)
+    )
+
+
+def meeting_records(rows: Iterable[tuple]) -> dict[int, dict[str, list[list[int]]]]:
+    """Each player's record with each partner and against each opponent, by player, from
+    PAIR_FIELDS tuples: {"partners": [[other, games, wins, ties, losses, points for, points
+    against], ...], "opponents": [...]}, most games first. A partner's result is the team's and
+    the points its own and the best other side's; against an opponent a win is a higher total
+    than theirs (as `selectors.partners` and `selectors.opponents` count them)."""
+    found: dict[int, dict[str, dict[int, list[int]]]] = {}
+    for player_id, other_id, side, other_side, outcome, points_for, against, other_points in rows:
+        partner = side == other_side
+        tables = found.setdefault(player_id, {"partners": {}, "opponents": {}})
+        table = tables["partners" if partner else "opponents"]
+        record = table.setdefault(other_id, [other_id, 0, 0, 0, 0, 0, 0])
+        record[1] += 1
+        if partner:
+            result = outcome
+            record[6] += against
+        else:
+            result = (
+                "W" if points_for > other_points else "T" if points_for == other_points else "L"
+            )
+            record[6] += other_points
+        record[{"W": 2, "T": 3, "L": 4}[result]] += 1
+        record[5] += points_for
+    return {
+        player_id: {
+            name: sorted(table.values(), key=lambda r: (-r[1], r[0]))
+            for name, table in tables.items()
+        }
+        for player_id, tables in found.items()
+    }
+
+
+def chart_records(rows: Iterable[tuple]) -> dict[int, dict]:
+    """Each player's rating chart as kept (`charts.chart_to_json`), by player, from CHART_FIELDS
+    tuples in the ledger's order."""
+    history: dict[int, list[tuple[datetime.date, float]]] = {}
+    for player_id, date, mu, sigma in rows:
+        history.setdefault(player_id, []).append((date, rating_of(mu, sigma)))
+    return {player_id: chart_to_json(rating_chart(points)) for player_id, points in history.items()}
 
 
 def standing_records(rows: Iterable[tuple]) -> dict[tuple[int, int | None], dict[str, Any]]:
@@ -128,6 +216,12 @@ def standings_refresh(*, league: League | int, player_ids: Iterable[int] | None 
     # Read after the lock: a refresh that waited sees the games the one before it committed.
     list(members.select_for_update().order_by("player_id").values_list("pk", flat=True))
     records = standing_records(counted.order_by().values_list(*RECORD_FIELDS))
+    meetings = meeting_records(pairs_of(counted))
+    charts = chart_records(rated_of(counted))
+    for (player_id, season_id), record in records.items():
+        if season_id is None:
+            record.update(meetings.get(player_id, {}))
+            record["rating_chart"] = charts.get(player_id, {})
     existing.delete()
     Standing.objects.bulk_create(
         [
@@ -137,3 +231,22 @@ def standings_refresh(*, league: League | int, player_ids: Iterable[int] | None 
         batch_size=1000,
     )
     return len(records)
+
+
+def rating_charts_refresh(*, league: League | int, player_ids: Iterable[int] | None = None) -> int:
+    """Redraw the rating charts of these players of the league (all when None) on their
+    all-time standing rows, after their ratings were replayed; the caller has locked their
+    memberships (`ratings_replay` updates them). Returns how many rows were redrawn."""
+    league_id = league.pk if isinstance(league, League) else league
+    rows = Standing.objects.filter(league_id=league_id, season__isnull=True)
+    rated = Participation.objects.filter(league_id=league_id, counted=True)
+    if player_ids is not None:
+        player_ids = sorted(set(player_ids))
+        rows = rows.filter(player_id__in=player_ids)
+        rated = rated.filter(player_id__in=player_ids)
+    charts = chart_records(rated_of(rated))
+    kept = list(rows.only("pk", "player_id", "rating_chart"))
+    for row in kept:
+        row.rating_chart = charts.get(row.player_id, {})
+    Standing.objects.bulk_update(kept, ["rating_chart"], batch_size=1000)
+    return len(kept)

@@ -11,6 +11,7 @@ from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 
 from leagues import backup, player_stats, selectors, services
+from leagues.charts import rating_chart
 from leagues.models import League, Membership, Participation, Standing, rating_of
 from scorekeeper import services as games
 from scorekeeper.models import Game
@@ -153,6 +154,13 @@ def assert_kept(league: League) -> None:
         for figures in expected.values():
             figures["figures"] = [int(v) for v in figures["figures"]]
         assert shown_by_ruleset(league, player_id) == expected, player_id
+        # The player page's partners, opponents and rating chart, kept on the all-time row, are
+        # what the live aggregation and the live chart give.
+        record = player_stats.player_record(league, player_id, shown=None)
+        assert record.partners == selectors.partners(league, player_id), player_id
+        assert record.opponents == selectors.opponents(league, player_id), player_id
+        live_chart = rating_chart(player_stats.rating_history(league, player_id))
+        assert record.chart == live_chart, player_id
     played = set(
         Participation.objects.filter(league=league, counted=True).values_list("player", flat=True)
     )

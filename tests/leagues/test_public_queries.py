@@ -14,9 +14,10 @@ STANDINGS_QUERIES = 3  # league, seasons, the kept standing rows
 HEAD_TO_HEAD_QUERIES = 5  # league, seasons, the season's players, pairs, standing rows
 HEAD_TO_HEAD_PLAYER_QUERIES = 5  # league, seasons, the season's players, opponents, partners
 LEAGUE_QUERIES = 4  # league, seasons, standing rows, nights
-# league, membership, history and its tables' players, count, the all-time standing row (rule
-# sets with their card figures), ratings, partners, opponents, other leagues
-PLAYER_QUERIES = 10
+# league, membership, count, the all-time standing row (rule sets with their card figures, the
+# rating chart, partners and opponents, all kept), the names of the partners and opponents shown,
+# a page of history and its tables' players, other leagues
+PLAYER_QUERIES = 8
 NIGHT_QUERIES = 5  # league, night, attendances, games, their sides
 LIST_QUERIES = 1
 MEMBER_EXTRA_QUERIES = 4
