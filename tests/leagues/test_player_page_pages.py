@@ -41,8 +41,8 @@ def test_the_results_come_ten_at_a_time_with_links_both_ways(client, organiser):
     assert "The latest 10 of 23 games." in first
     assert rows(first) == 10
     assert (
-        f'<a href="{url}?page=2" hx-get="{url}?page=2" hx-target="#results" '
-        'hx-swap="outerHTML" hx-push-url="true" rel="next">Older games</a>'
+        f'<a class="button secondary" href="{url}?page=2" hx-get="{url}?page=2" '
+        'hx-target="#results" hx-swap="outerHTML" hx-push-url="true" rel="next">Older games</a>'
     ) in first
     assert "Newer games" not in first
     # The newest game first: the 23rd week.
@@ -51,7 +51,7 @@ def test_the_results_come_ten_at_a_time_with_links_both_ways(client, organiser):
     second = client.get(f"{url}?page=2").content.decode()
     assert "Games 11 to 20 of 23, newest first." in second
     assert rows(second) == 10
-    assert f'<a href="{url}" hx-get="{url}" hx-target="#results"' in second
+    assert f'<a class="button secondary" href="{url}" hx-get="{url}" hx-target="#results"' in second
     assert f'href="{url}?page=3"' in second
 
     last = client.get(f"{url}?page=3").content.decode()
