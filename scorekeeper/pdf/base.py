@@ -11,6 +11,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.pagesizes import landscape as turned
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -255,18 +256,116 @@ def page_count(story: Sequence[Flowable], *, paper: str, landscape: bool = False
     return _laid_out(story, paper, "", "", "", landscape)[1]
 
 
+def _shown(canvas, font_name: str, size: float, leading: float, value: str) -> tuple[str, float]:
+    """The text-showing operators of one line of `value` in an embedded font, as a fresh
+    ReportLab text object writes them (`/F2+0 8 Tf 9.76 TL (...) Tj`, one run per subset of the
+    font), and its width; kept per document, since a font's subsets are the document's own.
+
+    A character is given its code in a subset the first time the document shows it, so
+    the codes and the order of the fonts in the file are the same as ReportLab's."""
+    memo = canvas.__dict__.setdefault("_shown_lines", {})
+    key = (font_name, size, leading, value)
+    found = memo.get(key)
+    if found is None:
+        font = pdfmetrics.getFont(font_name)
+        doc = canvas._doc
+        operators = []
+        subset_now = -1
+        for subset, codes in font.splitString(value, doc):
+            if subset != subset_now:
+                operators.append(
+                    f"{font.getSubsetInternalName(subset, doc)} {fp_str(size)} Tf "
+                    f"{fp_str(leading)} TL"
+                )
+                subset_now = subset
+            operators.append(f"({escapePDF(codes)}) Tj")
+        found = memo[key] = (" ".join(operators), stringWidth(value, font_name, size))
+    return found
+
+
+def draw_line(canvas, x: float, y: float, value: str, alignment: str = "LEFT") -> None:
+    """`canvas.drawString` (or its right-aligned or centred kin) in the canvas's current font,
+    which must be an embedded TrueType one: the same operators, without a text object made
+    and the string split into the font's subsets for each of the hundreds of cells of a card.
+    """
+    operators, width = _shown(canvas, canvas._fontname, canvas._fontsize, canvas._leading, value)
+    if alignment == "RIGHT":
+        x -= width
+    elif alignment in ("CENTER", "CENTRE"):
+        x -= 0.5 * width
+    canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {operators} T* ET")
+
+
 class Grid(Table):
-    """A table that draws nothing for its empty cells.
+    """A table that draws nothing for its empty cells, and its one-line string cells straight
+    onto the page.
 
     ReportLab draws an empty string as a text object of its own, as costly as a number; a
-    blank score sheet is mostly empty cells."""
+    blank score sheet is mostly empty cells. A string cell is drawn with the operators
+    ReportLab's would write, byte for byte (`draw_line`)."""
 
     def _drawCell(self, cellval, cellstyle, pos, size):
         # Skipping one leaves the canvas's font and colour as the last cell drawn set them,
         # which is what the next cell checks against. No cell of ours carries a link.
-        if isinstance(cellval, str) and not cellval:
-            return
+        if isinstance(cellval, str):
+            if not cellval:
+                return
+            if (
+                "\n" not in cellval
+                and cellstyle.alignment in _LINE_ALIGNMENTS
+                and cellstyle.valign in _LINE_VALIGNS
+                and not (
+                    cellstyle.href
+                    or cellstyle.destination
+                    or cellstyle.direction
+                    or cellstyle.shaping
+                )
+                and pdfmetrics.getFont(cellstyle.fontname)._dynamicFont
+            ):
+                self._drawLineCell(cellval, cellstyle, pos, size)
+                return
         super()._drawCell(cellval, cellstyle, pos, size)
+
+    def _drawLineCell(self, cellval, cellstyle, pos, size):
+        # Table._drawCell for one line of text in the middle of its cell.
+        canvas = self.canv
+        if self._curcellstyle is not cellstyle:
+            current = self._curcellstyle
+            if current is None or cellstyle.color != current.color:
+                canvas.setFillColor(cellstyle.color)
+            if (
+                current is None
+                or cellstyle.leading != current.leading
+                or cellstyle.fontname != current.fontname
+                or cellstyle.fontsize != current.fontsize
+            ):
+                canvas.setFont(cellstyle.fontname, cellstyle.fontsize, cellstyle.leading)
+            self._curcellstyle = cellstyle
+        colpos, rowpos = pos
+        colwidth, rowheight = size
+        just = cellstyle.alignment
+        if just == "LEFT":
+            x = colpos + cellstyle.leftPadding
+        elif just == "RIGHT":
+            x = colpos + colwidth - cellstyle.rightPadding
+        else:
+            x = colpos + (colwidth + cellstyle.leftPadding - cellstyle.rightPadding) * 0.5
+        valign, leading, fontsize = cellstyle.valign, cellstyle.leading, cellstyle.fontsize
+        if valign == "MIDDLE":
+            y = (
+                rowpos
+                + (cellstyle.bottomPadding + rowheight - cellstyle.topPadding + leading) / 2.0
+                - fontsize
+            )
+        elif valign == "BOTTOM":
+            y = rowpos + cellstyle.bottomPadding + leading - fontsize
+        else:
+            y = rowpos + rowheight - cellstyle.topPadding - fontsize
+        draw_line(canvas, x, y, cellval, just)
+
+
+_LINE_ALIGNMENTS = frozenset({"LEFT", "RIGHT", "CENTER", "CENTRE"})
+_LINE_VALIGNS = frozenset({"MIDDLE", "BOTTOM", "TOP"})
 
 
 def _laid_out(
