@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +18,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus.tables import _SPECIALROWS, CellStyle
 
 PAPER = {"a4": A4, "letter": LETTER}
 PAPER_NAMES = {"a4": "A4", "letter": "US Letter"}
@@ -304,6 +306,45 @@ class Grid(Table):
     blank score sheet is mostly empty cells. A string cell is drawn with the operators
     ReportLab's would write, byte for byte (`draw_line`)."""
 
+    def __init__(self, data, *args, cellStyles=None, **kwargs) -> None:
+        # Fresh cell styles, each its own, until setStyle shares a cached set among them; the
+        # cell styles a split hands its parts may be shared ones.
+        self._fresh_cells = cellStyles is None
+        self._shared_cells = cellStyles is not None
+        super().__init__(data, *args, cellStyles=cellStyles, **kwargs)
+
+    def setStyle(self, tblstyle):
+        """TableStyle.setStyle, the commands that style cells (fonts, alignment, padding)
+        applied once per shape of table and set of commands: a card's 40 blocks of the same
+        shape share one set of cell styles, which nothing changes after (ReportLab's own split
+        shares them between the parts of a table), instead of each command visiting each
+        cell of each block."""
+        if not isinstance(tblstyle, TableStyle):
+            tblstyle = TableStyle(tblstyle)
+        commands = tblstyle.getCommands()
+        cells = tuple(
+            tuple(command)
+            for command in commands
+            if command[0] in _CELL_COMMANDS and command[1][1] not in _SPECIALROWS
+        )
+        if cells and self._fresh_cells and self._cellStyles:
+            try:
+                shared = _shared_cell_styles(self._nrows, self._ncols, cells)
+            except TypeError:  # a command's values that cannot be a key: styled cell by cell
+                shared = None
+            if shared is not None:
+                self._cellStyles = [list(row) for row in shared]
+                self._fresh_cells, self._shared_cells = False, True
+                rest = [command for command in commands if tuple(command) not in cells]
+                super().setStyle(TableStyle(rest, **tblstyle._opts))
+                return
+        if cells and self._shared_cells:
+            # Copy on write: a cell style must never change under another table.
+            self._cellStyles = [[style.copy() for style in row] for row in self._cellStyles]
+            self._shared_cells = False
+        self._fresh_cells = self._fresh_cells and not cells
+        super().setStyle(tblstyle)
+
     def _drawCell(self, cellval, cellstyle, pos, size):
         # Skipping one leaves the canvas's font and colour as the last cell drawn set them,
         # which is what the next cell checks against. No cell of ours carries a link.
@@ -362,6 +403,37 @@ class Grid(Table):
         else:
             y = rowpos + rowheight - cellstyle.topPadding - fontsize
         draw_line(canvas, x, y, cellval, just)
+
+
+# The table style commands that set each cell's own style, rather than lines or backgrounds.
+_CELL_COMMANDS = frozenset(
+    {
+        "FONT",
+        "FONTNAME",
+        "FACE",
+        "SIZE",
+        "FONTSIZE",
+        "LEADING",
+        "TEXTCOLOR",
+        "ALIGN",
+        "ALIGNMENT",
+        "VALIGN",
+        "LEFTPADDING",
+        "RIGHTPADDING",
+        "TOPPADDING",
+        "BOTTOMPADDING",
+    }
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _shared_cell_styles(
+    rows: int, columns: int, commands: tuple[tuple, ...]
+) -> tuple[tuple[CellStyle, ...], ...]:
+    """The cell styles a table of this shape has after these cell commands, in order."""
+    template = Table([[""] * columns for _ in range(rows)])
+    template.setStyle(TableStyle(list(commands)))
+    return tuple(tuple(row) for row in template._cellStyles)
 
 
 _LINE_ALIGNMENTS = frozenset({"LEFT", "RIGHT", "CENTER", "CENTRE"})
