@@ -307,10 +307,15 @@ class Grid(Table):
     ReportLab's would write, byte for byte (`draw_line`)."""
 
     def __init__(self, data, *args, cellStyles=None, **kwargs) -> None:
-        # Fresh cell styles, each its own, until setStyle shares a cached set among them; the
-        # cell styles a split hands its parts may be shared ones.
+        # Every cell starts with the one default style, until setStyle gives them a cached set
+        # (or copies them to style them one by one): ReportLab would make a style per cell,
+        # each named after its place, only for setStyle to replace them. The cell styles a
+        # split hands its parts may be shared ones too.
         self._fresh_cells = cellStyles is None
-        self._shared_cells = cellStyles is not None
+        self._shared_cells = True
+        if cellStyles is None and data and isinstance(data, (list, tuple)):
+            columns = max(len(row) for row in data)
+            cellStyles = [[_DEFAULT_CELL] * columns for _ in data]
         super().__init__(data, *args, cellStyles=cellStyles, **kwargs)
 
     def setStyle(self, tblstyle):
@@ -424,6 +429,9 @@ _CELL_COMMANDS = frozenset(
         "BOTTOMPADDING",
     }
 )
+
+
+_DEFAULT_CELL = CellStyle("default")
 
 
 @functools.lru_cache(maxsize=256)
