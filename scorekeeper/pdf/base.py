@@ -194,13 +194,21 @@ def cell(value: str, paragraph_style: ParagraphStyle, room: float) -> Text | str
     wide, else a paragraph that wraps. A table draws a string far faster than it lays out a
     paragraph (a 20-round card has hundreds of cells); `cell_style` gives the string the
     paragraph's font, size, leading and alignment, so that both look the same."""
-    if (
-        _one_line(value, paragraph_style)
-        and stringWidth(value, paragraph_style.fontName, paragraph_style.fontSize) <= room
-    ):
+    if _fits(value, paragraph_style, room):
         return value
     # A paragraph collapses runs of spaces and breaks lines where a string would not.
     return text(value, paragraph_style)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fits(value: str, paragraph_style: ParagraphStyle, room: float) -> bool:
+    """Whether `value` is drawn as one string in a cell `room` points wide. A card asks it of
+    hundreds of cells, most of them the same few labels and figures; the styles are the
+    module's own, never changed once made."""
+    return (
+        _one_line(value, paragraph_style)
+        and stringWidth(value, paragraph_style.fontName, paragraph_style.fontSize) <= room
+    )
 
 
 ALIGNMENTS = {TA_LEFT: "LEFT", TA_RIGHT: "RIGHT", TA_CENTER: "CENTER"}
@@ -285,17 +293,19 @@ def _shown(canvas, font_name: str, size: float, leading: float, value: str) -> t
     return found
 
 
-def draw_line(canvas, x: float, y: float, value: str, alignment: str = "LEFT") -> None:
+def draw_line(
+    canvas, x: float, y: float, value: str, alignment: str = "LEFT", y_text: str = ""
+) -> None:
     """`canvas.drawString` (or its right-aligned or centred kin) in the canvas's current font,
     which must be an embedded TrueType one: the same operators, without a text object made
     and the string split into the font's subsets for each of the hundreds of cells of a card.
-    """
+    `y_text`: `y` as ReportLab writes it (`fp_str`), for a row of cells to share."""
     operators, width = _shown(canvas, canvas._fontname, canvas._fontsize, canvas._leading, value)
     if alignment == "RIGHT":
         x -= width
     elif alignment in ("CENTER", "CENTRE"):
         x -= 0.5 * width
-    canvas._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {operators} T* ET")
+    canvas._code.append(f"BT 1 0 0 1 {fp_str(x)} {y_text or fp_str(y)} Tm {operators} T* ET")
 
 
 class Grid(Table):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.tables import CellStyle
@@ -344,6 +345,7 @@ class _Block(Flowable):
             canvas.rect(left, top, right - left, positions[row + 1] - top, stroke=0, fill=1)
         font = None
         coloured = False
+        shown_y: dict[float, str] = {}
         for index, (row, styles) in enumerate(zip(rows, self.styles, strict=True)):
             bottom, row_height = positions[index + 1], heights[index]
             for column, value in enumerate(row):
@@ -365,31 +367,34 @@ class _Block(Flowable):
                     + (BOTTOM_PADDING + row_height - TOP_PADDING + paragraph_style.leading) / 2.0
                     - paragraph_style.fontSize
                 )
+                y_text = shown_y.get(y) or shown_y.setdefault(y, fp_str(y))
                 if column == 0:
-                    draw_line(canvas, columns[0] + CELL_PADDING, y, value, "LEFT")
+                    draw_line(canvas, columns[0] + CELL_PADDING, y, value, "LEFT", y_text)
                 else:
                     x = columns[column] + self.widths[column] - CELL_PADDING
-                    draw_line(canvas, x, y, value, "RIGHT")
+                    draw_line(canvas, x, y, value, "RIGHT", y_text)
         # Table._drawLines: the grid, the box over it, the rule above the totals.
         canvas.saveState()
         canvas.setLineCap(1)
         canvas.setLineJoin(1)
-        top, bottom = positions[0], positions[-1]
-        line = canvas.line
+        # canvas.line's operators, each coordinate written once.
+        xs, ys = [fp_str(x) for x in columns], [fp_str(y) for y in positions]
+        left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
+        add = canvas._code.append
         for index, (weight, colour) in enumerate(((0.5, RULE), (1, colors.black))):
             canvas.setStrokeColor(colour)
             canvas.setLineWidth(weight)
-            line(left, top, right, top)
-            line(left, bottom, right, bottom)
-            line(left, bottom, left, top)
-            line(right, bottom, right, top)
+            add(f"n {left} {top} m {right} {top} l S")
+            add(f"n {left} {bottom} m {right} {bottom} l S")
+            add(f"n {left} {bottom} m {left} {top} l S")
+            add(f"n {right} {bottom} m {right} {top} l S")
             if index == 0:
-                for y in positions[1:-1]:
-                    line(left, y, right, y)
-                for x in columns[1:-1]:
-                    line(x, bottom, x, top)
-        y = positions[last - 1]
-        line(left, y, right, y)
+                for y in ys[1:-1]:
+                    add(f"n {left} {y} m {right} {y} l S")
+                for x in xs[1:-1]:
+                    add(f"n {x} {bottom} m {x} {top} l S")
+        y = ys[last - 1]
+        add(f"n {left} {y} m {right} {y} l S")
         canvas.restoreState()
         canvas.restoreState()
 
