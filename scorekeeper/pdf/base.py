@@ -355,7 +355,9 @@ class Grid(Table):
                 return
         if cells and self._shared_cells:
             # Copy on write: a cell style must never change under another table.
-            self._cellStyles = [[style.copy() for style in row] for row in self._cellStyles]
+            self._cellStyles = [
+                [_cell_style_like(style) for style in row] for row in self._cellStyles
+            ]
             self._shared_cells = False
         self._fresh_cells = self._fresh_cells and not cells
         super().setStyle(tblstyle)
@@ -380,6 +382,11 @@ class Grid(Table):
             ):
                 self._drawLineCell(cellval, cellstyle, pos, size)
                 return
+        elif not pdfmetrics.getFont(cellstyle.fontname)._dynamicFont:
+            # A cell of flowables (they set their own fonts) would set its style's font on the
+            # canvas all the same: a cell style's default, Helvetica, which no text of ours is
+            # set in, would be put into the file for it. The embedded font stands in.
+            cellstyle = _flowable_cell_style(cellstyle)
         super()._drawCell(cellval, cellstyle, pos, size)
 
     def _drawLineCell(self, cellval, cellstyle, pos, size):
@@ -444,12 +451,34 @@ _CELL_COMMANDS = frozenset(
 _DEFAULT_CELL = CellStyle("default")
 
 
+def _cell_style_like(style: CellStyle, name: str = "") -> CellStyle:
+    """A cell style of its own with the same settings (CellStyle.copy would also copy the
+    `copy` method a style made from a parent carries, bound to that parent)."""
+    made = CellStyle(name or style.name)
+    made.__dict__.update({k: v for k, v in style.__dict__.items() if k not in ("name", "copy")})
+    return made
+
+
+@functools.lru_cache(maxsize=256)
+def _flowable_cell_style(style: CellStyle) -> CellStyle:
+    """The style of a cell of flowables, in the embedded font rather than a built-in one."""
+    made = _cell_style_like(style)
+    made.fontname = FONT
+    return made
+
+
 @functools.lru_cache(maxsize=256)
 def _shared_cell_styles(
     rows: int, columns: int, commands: tuple[tuple, ...]
 ) -> tuple[tuple[CellStyle, ...], ...]:
     """The cell styles a table of this shape has after these cell commands, in order."""
-    template = Table([[""] * columns for _ in range(rows)])
+    template = Table(
+        [[""] * columns for _ in range(rows)],
+        cellStyles=[
+            [_cell_style_like(_DEFAULT_CELL, repr((row, column))) for column in range(columns)]
+            for row in range(rows)
+        ],
+    )
     template.setStyle(TableStyle(list(commands)))
     return tuple(tuple(row) for row in template._cellStyles)
 
@@ -488,6 +517,9 @@ def _laid_out(
         # The same data gives the same bytes: no timestamp or random id in the file.
         invariant=True,
         lang="en",
+        # Every page starts in the embedded font: with ReportLab's Helvetica, each file carried
+        # a font (and its encoding, worked out at every save) that no text of ours is set in.
+        initialFontName=FONT,
     )
     try:
         document.build(list(story), onFirstPage=draw_footer, onLaterPages=draw_footer)
