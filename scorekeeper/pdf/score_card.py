@@ -31,6 +31,7 @@ from scorekeeper.pdf.base import (
     SMALL,
     TITLE,
     Grid,
+    Text,
     TooManyPages,
     cell,
     cell_style,
@@ -214,7 +215,7 @@ def _round_block(
     # A played round's row with an empty cell (nothing scored there) has always stood as tall
     # as the table's own leading makes an empty cell; the figures beside it keep their look.
     least = [BLANK_ROW_HEIGHT if "" in row[1:] else 0 for row in rows] if played else None
-    if fast and all(type(value) is str for row in rows for value in row):
+    if fast and all(type(value) in (str, Text) for row in rows for value in row):
         return _Block(
             rows,
             [label_width] + [side_width] * len(card.sides),
@@ -278,10 +279,11 @@ def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
 
 
 class _Block(Flowable):
-    """A round block whose every cell is one line of text, drawn as `_round_block`'s table
-    would draw it, operator for operator: the same row heights and positions (summed as
-    ReportLab sums them), shading, strings and rules, without a platypus table to build, style
-    and lay out cell by cell for each of a card's 40 blocks. Never split: it is one of a pair.
+    """A round block whose every cell is a string or a paragraph of text, drawn as
+    `_round_block`'s table would draw it, operator for operator: the same row heights and
+    positions (summed as ReportLab sums them), shading, text and rules, without a platypus
+    table to build, style and lay out cell by cell for each of a card's 40 blocks. Never
+    split: it is one of a pair.
     """
 
     # The cells' paragraph styles: the label column, then the figures, by row.
@@ -303,13 +305,30 @@ class _Block(Flowable):
             self.HEAD if index in (0, last - 1, last) else self.BODY for index in range(len(rows))
         ]
         # Table._calc_height: a row of strings stands one leading and its padding tall (every
-        # cell here has the same leading), or as tall as its least height.
+        # cell here has the same leading), a paragraph's row as tall as its lines and padding,
+        # or as tall as its least height.
         line = CELL.leading
         line += BOTTOM_PADDING + TOP_PADDING
-        self.row_heights = [
-            height if height is not None else (max(least[index], line) if least else line)
-            for index, height in enumerate(heights)
-        ]
+        # A paragraph's (width, height), wrapped as a table wraps a cell's flowable.
+        self.sizes: dict[tuple[int, int], tuple[float, float]] = {}
+        self.row_heights = []
+        for index, (row, height) in enumerate(zip(rows, heights, strict=True)):
+            tallest = line
+            for column, value in enumerate(row):
+                if type(value) is str:
+                    continue
+                room = widths[column] - CELL_PADDING - CELL_PADDING
+                size = value.wrapOn(None, room, 72000 - TOP_PADDING - BOTTOM_PADDING)
+                self.sizes[index, column] = size
+                before, after = value.getSpaceBefore(), value.getSpaceAfter()
+                tall = size[1] + after + before
+                tall = tall - before - after
+                tall += BOTTOM_PADDING + TOP_PADDING
+                if tall > tallest:
+                    tallest = tall
+            if height is None:
+                height = max(least[index], tallest) if least else tallest
+            self.row_heights.append(height)
         positions, height, carry = [], 0, 0
         for row_height in reversed(self.row_heights):
             positions.append(height)
@@ -362,6 +381,25 @@ class _Block(Flowable):
                         paragraph_style.leading,
                     )
                     font = paragraph_style
+                if type(value) is not str:
+                    # Table._drawCell: a flowable in the middle of its cell, wrapped again at
+                    # its width (its lines were broken once) and the row's height.
+                    room = self.widths[column] - CELL_PADDING - CELL_PADDING
+                    wide, tall = value.wrapOn(
+                        canvas, room, row_height - TOP_PADDING - BOTTOM_PADDING
+                    )
+                    before, after = value.getSpaceBefore(), value.getSpaceAfter()
+                    tall = (tall + after + before) - before - after
+                    y = bottom + (row_height + BOTTOM_PADDING - TOP_PADDING + tall) / 2.0
+                    y += before
+                    if column == 0:
+                        x = columns[0] + CELL_PADDING
+                    else:
+                        x = columns[column] + self.widths[column] - CELL_PADDING - wide
+                    y -= before
+                    y -= tall
+                    value.drawOn(canvas, x, y)
+                    continue
                 y = (
                     bottom
                     + (BOTTOM_PADDING + row_height - TOP_PADDING + paragraph_style.leading) / 2.0
