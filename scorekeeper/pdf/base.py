@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import io
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -117,20 +118,27 @@ class Text(Flowable):
     font size below the top, as ReportLab places it); text that wraps is the paragraph itself,
     made only then."""
 
-    def __init__(self, value: str, paragraph_style: ParagraphStyle) -> None:
+    def __init__(
+        self, value: str, paragraph_style: ParagraphStyle, *, shared: bool = False
+    ) -> None:
         super().__init__()
         self.value = value
         self.style = paragraph_style
         self._simple = _one_line(value, paragraph_style)
         self._paragraph: Paragraph | None = None
         self._line = False
-        # The width the paragraph was last broken into lines for, and its size then.
-        self._broken_for: tuple[float, tuple[float, float]] | None = None
+        self._shared = shared
 
     def paragraph(self) -> Paragraph:
-        """The paragraph this text stands for: names escaped, never read as markup."""
+        """The paragraph this text stands for: names escaped, never read as markup. A table
+        cell's (`shared`, never split) is one paragraph for every cell of the same text and
+        style: a card's 40 blocks head their columns with the same two names, and parsing a
+        paragraph costs more than breaking it into lines."""
         if self._paragraph is None:
-            self._paragraph = Paragraph(escape(self.value), self.style)
+            if self._shared:
+                self._paragraph = _cell_paragraph(self.value, self.style)
+            else:
+                self._paragraph = Paragraph(escape(self.value), self.style)
         return self._paragraph
 
     def wrap(self, availWidth, availHeight):
@@ -147,13 +155,12 @@ class Text(Flowable):
         # A table lays its cells out when sized and again when drawn, at the same width: the
         # lines a paragraph breaks into depend on the width alone, so they are broken once.
         # (A split throws its lines away.)
-        if (
-            self._broken_for is None
-            or self._broken_for[0] != availWidth
-            or not hasattr(paragraph, "blPara")
-        ):
-            self._broken_for = availWidth, paragraph.wrap(availWidth, availHeight)
-        self.width, self.height = self._broken_for[1]
+        # The width the paragraph was last broken into lines for, and its size then, kept on
+        # the paragraph, which cells may share: each is wrapped at its width before it is drawn.
+        broken = getattr(paragraph, "_broken_for", None)
+        if broken is None or broken[0] != availWidth or not hasattr(paragraph, "blPara"):
+            broken = paragraph._broken_for = availWidth, paragraph.wrap(availWidth, availHeight)
+        self.width, self.height = broken[1]
         return self.width, self.height
 
     def split(self, availWidth, availHeight):
@@ -184,6 +191,25 @@ class Text(Flowable):
         canvas.restoreState()
 
 
+# Per thread: a paragraph wrapped at one width must be drawn before another build, on another
+# thread, wraps it at another.
+_cell_paragraphs = threading.local()
+CELL_PARAGRAPHS_MAX = 1024
+
+
+def _cell_paragraph(value: str, paragraph_style: ParagraphStyle) -> Paragraph:
+    made = getattr(_cell_paragraphs, "made", None)
+    if made is None:
+        made = _cell_paragraphs.made = {}
+    key = (value, paragraph_style)
+    paragraph = made.get(key)
+    if paragraph is None:
+        if len(made) >= CELL_PARAGRAPHS_MAX:
+            made.clear()
+        paragraph = made[key] = Paragraph(escape(value), paragraph_style)
+    return paragraph
+
+
 def text(value: str, paragraph_style: ParagraphStyle = BODY) -> Text:
     """A paragraph of plain text: names are drawn as written, never read as markup."""
     return Text(value, paragraph_style)
@@ -197,7 +223,7 @@ def cell(value: str, paragraph_style: ParagraphStyle, room: float) -> Text | str
     if _fits(value, paragraph_style, room):
         return value
     # A paragraph collapses runs of spaces and breaks lines where a string would not.
-    return text(value, paragraph_style)
+    return Text(value, paragraph_style, shared=True)
 
 
 @functools.lru_cache(maxsize=4096)
