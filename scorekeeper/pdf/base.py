@@ -57,13 +57,32 @@ class TooManyPages(PdfError):
         )
 
 
+def _by_characters(make_subset):
+    """TTFontFace.makeSubset called with a subset's characters as a tuple, so that a cache can
+    key on them."""
+
+    def made(characters: tuple[int, ...]) -> bytes:
+        return make_subset(list(characters))
+
+    def make(subset) -> bytes:
+        return made_cached(tuple(subset))
+
+    made_cached = functools.lru_cache(maxsize=64)(made)
+    return make
+
+
 def _register_fonts() -> None:
     # Helvetica, the built-in font, has no Ł; an embedded TrueType font has every Latin letter
     # and gives the text a ToUnicode map, so that it can be selected and searched.
     if FONT in pdfmetrics.getRegisteredFontNames():
         return
-    pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSansCondensed.ttf")))
-    pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSansCondensed-Bold.ttf")))
+    for name, file in ((FONT, "DejaVuSansCondensed.ttf"), (BOLD, "DejaVuSansCondensed-Bold.ttf")):
+        font = TTFont(name, str(FONT_DIR / file))
+        # The font program embedded for a subset depends on the subset's characters alone:
+        # made once per set of characters (a card's digits and names come back request after
+        # request), not cut from the whole font again at every save.
+        font.face.makeSubset = _by_characters(font.face.makeSubset)
+        pdfmetrics.registerFont(font)
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
 
 
