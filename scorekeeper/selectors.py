@@ -112,6 +112,22 @@ def game_get(public_id: str) -> Game | None:
     )
 
 
+def game_for_card(public_id: str) -> Game | None:
+    """The game at this address as its score card needs it, or None: its row with its league,
+    season and club night, its sides and its rounds' entries, which the engine scores; not the
+    rounds' stored scores, which the card never reads (a 20-round game's 40 score rows and
+    their sides were a fifth of the card's request)."""
+    found = (
+        Game.objects.select_related(
+            "league_game__league", "league_game__season", "league_game__night"
+        )
+        .prefetch_related(*_game_rows(scores=False))
+        .filter(public_id=public_id)
+    )
+    # [:1], not first(): no ORDER BY to build for a unique address.
+    return next(iter(found[:1]), None)
+
+
 @dataclass(frozen=True)
 class GameView:
     """A game's page: scoreboard rows, totals, the next round's dealer and meld requirements."""

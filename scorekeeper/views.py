@@ -23,6 +23,7 @@ from scorekeeper.selectors import (
     GameView,
     dealer_for,
     game_events,
+    game_for_card,
     game_get,
     game_row,
     game_view,
@@ -156,7 +157,9 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 def game_score_card(request: HttpRequest, public_id: str) -> HttpResponse:
     """The game's score card as a PDF: every round entered so far, itemised."""
-    game = _game_or_404(public_id)
+    game = game_for_card(public_id)
+    if game is None:
+        raise Http404("No game at this address")
     try:
         paper = documents.paper_for(request)
     except documents.PaperError as error:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 from reportlab.platypus.tables import CellStyle
@@ -30,9 +31,11 @@ from scorekeeper.pdf.base import (
     SMALL,
     TITLE,
     Grid,
+    Text,
     TooManyPages,
     cell,
     cell_style,
+    draw_line,
     frame_width,
     render,
     text,
@@ -156,7 +159,11 @@ def _meld(card: ScoreCard, round_number: int) -> list[str]:
     return [number(rules.opening_meld_for(round_number, total)) for total in before]
 
 
-def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
+def _round_block(
+    card: ScoreCard, round_number: int, width: float, *, fast: bool = False
+) -> Table | _Block:
+    """A round's block: a table, or where every cell is one line of text and the block is
+    never split (`fast`, two blocks side by side), the same block drawn by `_Block`."""
     rules, status = card.rules, card.status
     played = (
         status.rounds[round_number - 1] if status and round_number <= len(status.rounds) else None
@@ -208,6 +215,13 @@ def _round_block(card: ScoreCard, round_number: int, width: float) -> Table:
     # A played round's row with an empty cell (nothing scored there) has always stood as tall
     # as the table's own leading makes an empty cell; the figures beside it keep their look.
     least = [BLANK_ROW_HEIGHT if "" in row[1:] else 0 for row in rows] if played else None
+    if fast and all(type(value) in (str, Text) for row in rows for value in row):
+        return _Block(
+            rows,
+            [label_width] + [side_width] * len(card.sides),
+            heights or [None] * len(rows),
+            least,
+        )
     table = Grid(
         rows,
         colWidths=[label_width] + [side_width] * len(card.sides),
@@ -255,13 +269,172 @@ def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
     half = (width - gap) / 2
     return [
         _SideBySide(
-            _round_block(card, first, half),
-            _round_block(card, first + 1, half) if first + 1 <= count else None,
+            _round_block(card, first, half, fast=True),
+            _round_block(card, first + 1, half, fast=True) if first + 1 <= count else None,
             column=half,
             gap=gap,
         )
         for first in range(1, count + 1, 2)
     ]
+
+
+class _Block(Flowable):
+    """A round block whose every cell is a string or a paragraph of text, drawn as
+    `_round_block`'s table would draw it, operator for operator: the same row heights and
+    positions (summed as ReportLab sums them), shading, text and rules, without a platypus
+    table to build, style and lay out cell by cell for each of a card's 40 blocks. Never
+    split: it is one of a pair.
+    """
+
+    # The cells' paragraph styles: the label column, then the figures, by row.
+    HEAD = (CELL_BOLD, CELL_RIGHT_BOLD)
+    BODY = (CELL, CELL_RIGHT)
+
+    def __init__(
+        self,
+        rows: list[list[str]],
+        widths: list[float],
+        heights: list[float | None],
+        least: list[float] | None,
+    ) -> None:
+        super().__init__()
+        self.rows, self.widths = rows, widths
+        self.hAlign = "CENTER"
+        last = len(rows) - 1
+        self.styles = [
+            self.HEAD if index in (0, last - 1, last) else self.BODY for index in range(len(rows))
+        ]
+        # Table._calc_height: a row of strings stands one leading and its padding tall (every
+        # cell here has the same leading), a paragraph's row as tall as its lines and padding,
+        # or as tall as its least height.
+        line = CELL.leading
+        line += BOTTOM_PADDING + TOP_PADDING
+        # A paragraph's (width, height), wrapped as a table wraps a cell's flowable.
+        self.sizes: dict[tuple[int, int], tuple[float, float]] = {}
+        self.row_heights = []
+        for index, (row, height) in enumerate(zip(rows, heights, strict=True)):
+            tallest = line
+            for column, value in enumerate(row):
+                if type(value) is str:
+                    continue
+                room = widths[column] - CELL_PADDING - CELL_PADDING
+                size = value.wrapOn(None, room, 72000 - TOP_PADDING - BOTTOM_PADDING)
+                self.sizes[index, column] = size
+                before, after = value.getSpaceBefore(), value.getSpaceAfter()
+                tall = size[1] + after + before
+                tall = tall - before - after
+                tall += BOTTOM_PADDING + TOP_PADDING
+                if tall > tallest:
+                    tallest = tall
+            if height is None:
+                height = max(least[index], tallest) if least else tallest
+            self.row_heights.append(height)
+        positions, height, carry = [], 0, 0
+        for row_height in reversed(self.row_heights):
+            positions.append(height)
+            step = row_height - carry
+            total = height + step
+            carry = (total - height) - step
+            height = total
+        positions.append(height)
+        positions.reverse()
+        self.row_positions = positions
+        columns, across = [0], 0
+        for column in widths:
+            across = across + column
+            columns.append(across)
+        self.column_positions = columns
+        self.width, self.height = across, height
+
+    def wrap(self, availWidth, availHeight):
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        return []
+
+    def draw(self):
+        canvas = self.canv
+        rows, last = self.rows, len(self.rows) - 1
+        columns, positions, heights = self.column_positions, self.row_positions, self.row_heights
+        left, right = columns[0], columns[-1]
+        canvas.saveState()
+        for row, shade in ((0, SHADE), (1, LIGHT), (last, SHADE)):
+            canvas.setFillColor(shade)
+            top = positions[row]
+            canvas.rect(left, top, right - left, positions[row + 1] - top, stroke=0, fill=1)
+        font = None
+        coloured = False
+        shown_y: dict[float, str] = {}
+        for index, (row, styles) in enumerate(zip(rows, self.styles, strict=True)):
+            bottom, row_height = positions[index + 1], heights[index]
+            for column, value in enumerate(row):
+                if not value:
+                    continue
+                paragraph_style = styles[0] if column == 0 else styles[1]
+                if not coloured:
+                    canvas.setFillColor(colors.black)
+                    coloured = True
+                if paragraph_style is not font:
+                    canvas.setFont(
+                        paragraph_style.fontName,
+                        paragraph_style.fontSize,
+                        paragraph_style.leading,
+                    )
+                    font = paragraph_style
+                if type(value) is not str:
+                    # Table._drawCell: a flowable in the middle of its cell, wrapped again at
+                    # its width (its lines were broken once) and the row's height.
+                    room = self.widths[column] - CELL_PADDING - CELL_PADDING
+                    wide, tall = value.wrapOn(
+                        canvas, room, row_height - TOP_PADDING - BOTTOM_PADDING
+                    )
+                    before, after = value.getSpaceBefore(), value.getSpaceAfter()
+                    tall = (tall + after + before) - before - after
+                    y = bottom + (row_height + BOTTOM_PADDING - TOP_PADDING + tall) / 2.0
+                    y += before
+                    if column == 0:
+                        x = columns[0] + CELL_PADDING
+                    else:
+                        x = columns[column] + self.widths[column] - CELL_PADDING - wide
+                    y -= before
+                    y -= tall
+                    value.drawOn(canvas, x, y)
+                    continue
+                y = (
+                    bottom
+                    + (BOTTOM_PADDING + row_height - TOP_PADDING + paragraph_style.leading) / 2.0
+                    - paragraph_style.fontSize
+                )
+                y_text = shown_y.get(y) or shown_y.setdefault(y, fp_str(y))
+                if column == 0:
+                    draw_line(canvas, columns[0] + CELL_PADDING, y, value, "LEFT", y_text)
+                else:
+                    x = columns[column] + self.widths[column] - CELL_PADDING
+                    draw_line(canvas, x, y, value, "RIGHT", y_text)
+        # Table._drawLines: the grid, the box over it, the rule above the totals.
+        canvas.saveState()
+        canvas.setLineCap(1)
+        canvas.setLineJoin(1)
+        # canvas.line's operators, each coordinate written once.
+        xs, ys = [fp_str(x) for x in columns], [fp_str(y) for y in positions]
+        left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
+        add = canvas._code.append
+        for index, (weight, colour) in enumerate(((0.5, RULE), (1, colors.black))):
+            canvas.setStrokeColor(colour)
+            canvas.setLineWidth(weight)
+            add(f"n {left} {top} m {right} {top} l S")
+            add(f"n {left} {bottom} m {right} {bottom} l S")
+            add(f"n {left} {bottom} m {left} {top} l S")
+            add(f"n {right} {bottom} m {right} {top} l S")
+            if index == 0:
+                for y in ys[1:-1]:
+                    add(f"n {left} {y} m {right} {y} l S")
+                for x in xs[1:-1]:
+                    add(f"n {x} {bottom} m {x} {top} l S")
+        y = ys[last - 1]
+        add(f"n {left} {y} m {right} {y} l S")
+        canvas.restoreState()
+        canvas.restoreState()
 
 
 class _SideBySide(Flowable):

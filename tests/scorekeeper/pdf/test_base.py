@@ -2,7 +2,9 @@
 drawn where ReportLab's paragraph would draw it."""
 
 import io
+from dataclasses import replace
 
+import pytest
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, Table, TableStyle
@@ -11,14 +13,22 @@ from scorekeeper.pdf.base import (
     BODY,
     CELL,
     CELL_RIGHT_BOLD,
+    FONT,
     Grid,
     Text,
     cell,
     cell_style,
     text,
 )
-from scorekeeper.pdf.score_card import BLANK_ROW_HEIGHT, _blocks, _round_block, _SideBySide
-from tests.scorekeeper.pdf.test_score_card_pdf import ROUNDS, four_round_card
+from scorekeeper.pdf.score_card import (
+    BLANK_ROW_HEIGHT,
+    CardSide,
+    _Block,
+    _blocks,
+    _round_block,
+    _SideBySide,
+)
+from tests.scorekeeper.pdf.test_score_card_pdf import ROUNDS, SIDES, four_round_card
 
 MELD = "Opening meld by your total before the round: below 1,500: 50; 1,500 and over: 90"
 
@@ -140,3 +150,33 @@ def test_two_round_blocks_side_by_side_stand_as_tall_as_the_taller_and_never_spl
     assert pair.split(510, 100) == []
     # Four rounds: two pairs.
     assert [len(row.blocks) for row in _blocks(card, 510)] == [2, 2]
+
+
+@pytest.mark.parametrize(
+    ("sides", "number"),
+    [
+        # Round 1 played, round 3 blank; José & Zoë and Łukasz & Søren wrap at 120 points.
+        (SIDES, 1),
+        (SIDES, 3),
+        ((CardSide("Ann", ()), CardSide("Bob", ())), 1),
+        ((CardSide("Ann", ()), CardSide("Bob", ())), 4),
+    ],
+)
+def test_a_round_block_drawn_straight_draws_what_its_table_draws(sides, number):
+    card = replace(four_round_card(ROUNDS), sides=sides)
+    block = _round_block(card, number, 250, fast=True)
+    table = _round_block(card, number, 250)
+    assert isinstance(block, _Block) and isinstance(table, Grid)
+    assert block.wrap(250, 1000) == table.wrap(250, 1000)
+    assert drawn(block, 250) == drawn(table, 250)
+
+
+def test_a_string_cell_is_drawn_as_reportlab_draws_it():
+    for value, alignment in (("Łukasz & Søren", "RIGHT"), ("3 = 1,500", "LEFT"), ("7", "CENTER")):
+        table = Table([[value]], colWidths=[120])
+        grid = Grid([[value]], colWidths=[120])
+        for each in (table, grid):
+            each.setStyle(
+                [("FONT", (0, 0), (0, 0), FONT, 8, 9.76), ("ALIGN", (0, 0), (0, 0), alignment)]
+            )
+        assert drawn(grid, 120) == drawn(table, 120)
