@@ -7,6 +7,7 @@ Plain Python with no Django import, so the engine's messages, the PDF builders a
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -24,6 +25,10 @@ def number(value: int) -> str:
     return f"{MINUS}{abs(value):,}" if value < 0 else f"{value:,}"
 
 
+# A pure function of its arguments, asked for the same figures at every view of a table (four
+# a row of the standings): remembered, a repeated view skips the Decimal arithmetic. `typed`,
+# because a Decimal equal to a float may round differently from the float's shortest repr.
+@functools.lru_cache(maxsize=8192, typed=True)
 def decimal(value: float | Decimal | int, places: int) -> str:
     """`1,234.5`, `−0.5`: a figure to `places` decimals, a half rounded away from zero as the
     page's `floatformat` did; a value that rounds to nothing reads `0.0`, never `−0.0`."""

@@ -2,6 +2,7 @@
 on the page whatever it is sorted by, in the PDF and in the CSV; a tie-break that separates two
 players gives them ranks of their own."""
 
+import dataclasses
 import datetime
 
 import pytest
@@ -144,4 +145,17 @@ def test_the_standings_csv_has_the_same_ranks(client, league, tied):
         ["'=1", "Bob", "2", "1", "1", "0", "0", "100"],
         ["3", "Cy", "2", "2", "1", "0", "1", "50"],
         ["4", "Di", "0", "2", "0", "0", "2", "0"],
+    ]
+
+
+def test_a_ranked_row_keeps_every_figure_of_the_row_it_ranks():
+    rows = [
+        StandingRow(1, "Ann", 2, 1, 1, 0, 900, 800, 3, 25.5, "WT"),
+        StandingRow(2, "Bob", 2, 0, 1, 1, 800, 900, 1, None, "TL"),
+    ]
+
+    assert [field.name for field in dataclasses.fields(StandingRow)][-2:] == ["place", "shared"]
+    assert ranked(rows) == [
+        dataclasses.replace(rows[0], place=1),
+        dataclasses.replace(rows[1], place=2),
     ]
