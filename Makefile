@@ -11,11 +11,12 @@ AXE_VERSION := 4.14.1
 PYODIDE_VERSION := 314.0.7
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
+.PHONY: help run test test-fast test-database test-browser test-engine lint format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
-	@echo "make test  - install the dev extra and run the whole suite"
+	@echo "make test  - install the dev extra and run the whole suite (browser journeys too)"
+	@echo "make test-fast - every test but the browser journeys, on both cores"
 	@echo "make lint  - ruff check and ruff format --check"
 
 check-python:
@@ -39,10 +40,29 @@ run: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py load_demo
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# The engine's line and branch coverage is reported, and the run fails below 95%.
-test: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest --cov=scorekeeper.engine --cov-branch \
+# Where each test runs is decided by its folder's marker (tests/conftest.py): `browser`
+# (tests/e2e) and `engine` (tests/scorekeeper/engine); the rest need a database. JOBS pytest
+# workers share the machine's cores; the browser journeys run one at a time.
+JOBS ?= 2
+PYTEST := $(BIN)/python -m pytest
+XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadfile,-p no:xdist)
+
+test: test-fast test-browser
+
+test-fast: test-database test-engine
+
+# Every test that talks to the database, but the browser journeys.
+test-database: $(VENV)/.installed-dev
+	$(PYTEST) $(XDIST) -m "not browser and not engine"
+
+# The engine's tests, with its line and branch coverage: the run fails below 95%.
+test-engine: $(VENV)/.installed-dev
+	$(PYTEST) $(XDIST) -m engine --cov=scorekeeper.engine --cov-branch \
 		--cov-report=term-missing:skip-covered --cov-fail-under=95
+
+# The journeys in Chromium (skipped without it, unless E2E_REQUIRED=1).
+test-browser: $(VENV)/.installed-dev
+	$(PYTEST) -p no:xdist -m browser
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

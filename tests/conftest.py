@@ -1,4 +1,31 @@
+"""Markers by folder decide where a test runs (see the README's Developing section):
+
+- `browser`: tests/e2e, the journeys in Chromium. They run once in CI, against PostgreSQL.
+- `engine`: tests/scorekeeper/engine, plain Python with no database. They run once in CI, on the
+  SQLite leg, where the engine's coverage is measured.
+- every other test runs on both databases.
+"""
+
+from pathlib import Path
+
+import pytest
 from django.conf import settings
+
+HERE = Path(__file__).parent
+BY_FOLDER = {
+    HERE / "e2e": "browser",
+    HERE / "scorekeeper" / "engine": "engine",
+}
+
+
+# First, so that `-m browser` and `-m engine` select by these markers.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    for item in items:
+        path = Path(item.fspath)
+        for folder, marker in BY_FOLDER.items():
+            if folder == path.parent or folder in path.parents:
+                item.add_marker(getattr(pytest.mark, marker))
 
 
 def pytest_report_header(config):

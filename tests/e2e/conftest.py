@@ -8,9 +8,11 @@ with `E2E_REQUIRED=1` (as `.ci/run` sets) a missing Chromium stops the run inste
 import os
 import re
 import shutil
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 
 from tests.e2e.journey import SCREENSHOTS, Journey
 from tests.e2e.offline import recording
@@ -121,11 +123,19 @@ def _orm_beside_playwright():
         yield
 
 
+def journey_folder(test_name: str) -> str:
+    """A test's own folder name, its parameters included: test_x[chromium-360] -> x-360.
+
+    Two tests never share a folder, so neither wipes the other's pictures, one after the other
+    or on two pytest workers at once."""
+    name = re.sub(r"\[chromium-?", "[", test_name.removeprefix("test_"))
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
 @pytest.fixture
 def journey(request, live_server):
     """Screenshots and accessibility checks of one journey, under e2e-screenshots/<test>/."""
-    name = re.sub(r"[^a-z0-9]+", "-", request.node.originalname.removeprefix("test_").lower())
-    folder = SCREENSHOTS / name.strip("-")
+    folder = SCREENSHOTS / journey_folder(request.node.name)
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     _journeys.append(folder)
@@ -139,3 +149,26 @@ def server_requests(live_server):
     """What reaches the live server during the test (tests/e2e/offline.py's ServerLog)."""
     with recording() as log:
         yield log
+
+
+# What the demo writes: its organiser's account, the leagues and their games.
+DEMO_DATA = ["auth.user", "leagues", "scorekeeper"]
+
+
+@pytest.fixture(scope="session")
+def demo_dump(tmp_path_factory) -> Path:
+    """Where this test run keeps the demo once built (written by the first test that asks)."""
+    return tmp_path_factory.mktemp("demo") / "demo.json"
+
+
+@pytest.fixture
+def demo_leagues(transactional_db, demo_dump) -> None:
+    """The demo leagues of `manage.py load_demo` in this test's empty database.
+
+    The first test to ask builds them through the services (7 to 9 s) and dumps them; each
+    later one loads that dump (under a second), the same rows with the same keys."""
+    if demo_dump.exists():
+        call_command("loaddata", str(demo_dump), verbosity=0)
+    else:
+        call_command("load_demo", stdout=StringIO())
+        call_command("dumpdata", *DEMO_DATA, output=str(demo_dump))

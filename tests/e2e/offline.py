@@ -24,7 +24,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.core.servers import basehttp
-from playwright.sync_api import BrowserContext, Route
+from playwright.sync_api import BrowserContext, Page, Route
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 # What Chromium reports for a request made with the network down.
 DISCONNECTED = "internetdisconnected"
@@ -32,6 +33,31 @@ DISCONNECTED = "internetdisconnected"
 
 def _drop(route: Route) -> None:
     route.abort(DISCONNECTED)
+
+
+# register-sw.js fires "sw-updated" on the document when a new worker has taken over.
+WATCH_UPDATE = """() => { window.updatedTo = null; document.addEventListener(
+  "sw-updated", event => { window.updatedTo = event.detail.version; }, {once: true}); }"""
+WORKERS = """() => navigator.serviceWorker.getRegistration().then(r => ({
+  installing: r.installing && r.installing.state, waiting: r.waiting && r.waiting.state,
+  active: r.active && r.active.state}))"""
+
+
+def update_worker(page: Page, *, timeout_ms: int = 30_000) -> str:
+    """Ask the browser to look for a new service worker; the version that took over.
+
+    Bounded: a worker that has not taken over in `timeout_ms` fails the test with the states of
+    the registration's workers, instead of waiting on Chromium's own limit (5 minutes for a
+    worker's event, which is how long an old worker busy with an unfinished fetch holds back the
+    new one)."""
+    page.evaluate(WATCH_UPDATE)
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    try:
+        return page.wait_for_function("() => window.updatedTo", timeout=timeout_ms).json_value()
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"no new service worker took over in {timeout_ms} ms: {page.evaluate(WORKERS)}"
+        ) from None
 
 
 def go_offline(context: BrowserContext) -> None:

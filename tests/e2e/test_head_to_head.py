@@ -13,7 +13,6 @@ import shutil
 import pytest
 from playwright.sync_api import Page, expect
 
-from leagues import demo
 from leagues.models import League, Player
 from tests.e2e.journey import ROOT
 
@@ -22,9 +21,8 @@ CHOSEN = "José Martínez"
 
 
 @pytest.fixture
-def leagues(db) -> dict[str, str]:
+def leagues(demo_leagues) -> dict[str, str]:
     """The demo, and each league's head-to-head address for its summer or only season."""
-    demo.build_demo()
     urls = {}
     for league in League.objects.all():
         season = league.seasons.order_by("starts_on").first()

@@ -10,10 +10,8 @@ know how to fill from the demo league fails it, rather than going unmeasured.
 
 import os
 from dataclasses import dataclass
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
 from django.urls import URLPattern, URLResolver, reverse
 from playwright.sync_api import Page, expect
 
@@ -97,8 +95,7 @@ def league_pages(league: League) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def riverside(transactional_db) -> League:
-    call_command("load_demo", stdout=StringIO())
+def riverside(demo_leagues) -> League:
     return League.objects.get(slug=demo.RIVERSIDE)
 
 

@@ -17,7 +17,7 @@ from scorekeeper.formatting import number
 from scorekeeper.models import Game, Round
 from scorekeeper.selectors import game_view
 from tests.e2e.journey import AXE_URL, ROOT, SCREENSHOTS, axe_violations
-from tests.e2e.offline import go_offline, go_online
+from tests.e2e.offline import go_offline, go_online, update_worker
 
 # Pyodide's first start on this machine's Chromium takes seconds; a step waits this long for it.
 ENGINE_MS = 60_000
@@ -281,12 +281,7 @@ def test_a_service_worker_update_keeps_the_rounds_waiting_to_send(
     monkeypatch.setattr(shell, "engine_hash", lambda: "0123456789ab")
     new = shell.shell_version()
     assert new != old
-    page.evaluate(
-        """() => { window.updatedTo = new Promise(resolve => document.addEventListener(
-          "sw-updated", event => resolve(event.detail.version), {once: true})); }"""
-    )
-    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-    assert page.evaluate("window.updatedTo") == new
+    assert update_worker(page) == new
     assert [r["number"] for r in phone.stored("waiting")] == [2]
     assert Round.objects.filter(game=game).count() == 1
 

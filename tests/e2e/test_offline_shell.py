@@ -9,7 +9,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper import services, shell
 from scorekeeper.models import Game
-from tests.e2e.offline import go_offline, go_online
+from tests.e2e.offline import go_offline, go_online, update_worker
 from tests.leagues.conftest import UserFactory
 
 SCRIPTS = Path(settings.BASE_DIR) / "static" / "js"
@@ -28,9 +28,6 @@ KEPT = """async ([name, wanted]) => {
   }
   return paths();
 }"""
-WATCH_UPDATE = """() => { window.updatedTo = new Promise(resolve =>
-  document.addEventListener("sw-updated", event => resolve(event.detail.version), {once: true})
-); }"""
 OLD_ENGINE = "/offline/engine-aaaaaaaaaaaa.zip"
 PYODIDE_FILE = "/static/vendor/pyodide/kept-by-the-test.bin"
 KEEP_IN_RUNTIME = """async paths => {
@@ -296,9 +293,7 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     monkeypatch.setattr(shell, "engine_url", lambda: "/offline/engine-0123456789ab.zip")
     new = shell.shell_version()
     assert new != old
-    page.evaluate(WATCH_UPDATE)
-    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-    assert page.evaluate("window.updatedTo") == new
+    assert update_worker(page) == new
 
     assert sorted(page.evaluate("caches.keys()")) == ["pages", "runtime", f"shell-{new}"]
     assert page.evaluate("offlineShell.version()") == new

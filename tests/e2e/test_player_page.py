@@ -6,11 +6,9 @@ redrawn; an ordinary run leaves the committed files alone.
 """
 
 import os
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Page
 
 from leagues import player_stats, selectors
@@ -31,9 +29,8 @@ DATE_LABELS = """() => [...document.querySelectorAll("svg.chart text.axis-label"
 
 
 @pytest.fixture
-def player(db) -> tuple[League, int]:
+def player(demo_leagues) -> tuple[League, int]:
     """The demo's Riverside player with the most games under both of its rule sets."""
-    call_command("load_demo", stdout=StringIO())
     league = League.objects.get(slug="riverside")
     ids = Membership.objects.filter(league=league).values_list("player_id", flat=True)
     best = max(
