@@ -9,6 +9,8 @@ name `{l}` for the league (the public one, or with the `private` flag the privat
 ids of its season, club night, player and games.
 """
 
+import copy
+import dataclasses
 import datetime
 import re
 from dataclasses import dataclass
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.test import Client
 from django.utils.html import escape
 
@@ -82,8 +85,7 @@ def build_league(organiser, member, *, name: str, slug: str, visibility: str) ->
     )
 
 
-@pytest.fixture
-def world(db) -> World:
+def build_world() -> World:
     olive = UserFactory(username="olive")
     mia = UserFactory(username="mia")
     public = build_league(
@@ -116,6 +118,27 @@ def world(db) -> World:
     for public_id_, token in Game.objects.values_list("public_id", "scorer_token"):
         assert linked.get(f"/g/{public_id_}/join/{token}/").status_code == 302
     return World(public, private, public_id, game.scorer_token, clients)
+
+
+@pytest.fixture(scope="module")
+def built_world(django_db_setup, django_db_blocker):
+    """The world, built once for this module in a transaction that is rolled back at its end;
+    each test's own transaction (the `db` fixture) is a savepoint inside it, rolled back after
+    the test, so every test starts from the world as built."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_world()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(db, built_world) -> World:
+    """The world, with browsers of its own: the same sessions, cookies that this test may
+    change."""
+    clients = {}
+    for who, built in built_world.clients.items():
+        clients[who] = Client()
+        clients[who].cookies = copy.deepcopy(built.cookies)
+    return dataclasses.replace(built_world, clients=clients)
 
 
 # Answers ------------------------------------------------------------------------------------

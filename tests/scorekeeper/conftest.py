@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 from django.test import Client
 
@@ -94,3 +96,10 @@ def game_with_rounds(db):
         return game
 
     return make
+
+
+@pytest.fixture(scope="session")
+def migrated_club_file(tmp_path_factory) -> Path:
+    """Where this test run keeps a freshly migrated SQLite file (test_sqlite_file's club_file
+    writes it at its first use and copies it for each test after)."""
+    return tmp_path_factory.mktemp("club") / "migrated.sqlite3"

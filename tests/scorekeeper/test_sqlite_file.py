@@ -2,6 +2,7 @@
 with the options the settings give it, each thread on its own connection."""
 
 import re
+import shutil
 import sqlite3
 from contextlib import contextmanager
 from html import unescape
@@ -32,16 +33,26 @@ SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
 
 
 @pytest.fixture
-def club_file(transactional_db, tmp_path):
+def club_file(transactional_db, tmp_path, migrated_club_file):
     """The default database swapped, for this test, for a migrated SQLite file with the
     settings' options (pytest-django's own SQLite database lives in memory, where locking is
-    not a file's); every thread's new connection opens the file. Returns its path."""
+    not a file's); every thread's new connection opens the file. Returns its path.
+
+    The first test migrates a file and keeps a copy; the others start from that copy."""
     path = tmp_path / "club.sqlite3"
     kept_settings, kept_connection = connections.settings["default"], connections["default"]
     connections.settings["default"] = {**kept_settings, "NAME": str(path)}
     del connections["default"]
     ContentType.objects.clear_cache()
-    call_command("migrate", verbosity=0)
+    if migrated_club_file.exists():
+        shutil.copyfile(migrated_club_file, path)
+    else:
+        call_command("migrate", verbosity=0)
+        # The settings open the file in WAL mode: fold the log into it before copying it alone.
+        with connections["default"].cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connections["default"].close()
+        shutil.copyfile(path, migrated_club_file)
     yield path
     connections["default"].close()
     connections.settings["default"] = kept_settings
