@@ -300,10 +300,14 @@ def test_a_closed_night_shows_its_final_results_and_stops_refreshing(db, screen,
 
     page.route("**/projector/**", fail_twice)
     board = page.locator(".card").all_inner_texts()
-    for status in (500, 500, 200):
+    statuses = []  # a refresh already on its way when the route went in may answer 200 first
+    while statuses.count(500) < 2:
         with page.expect_response(refresh) as answered:
             pass
-        assert answered.value.status == status
+        statuses.append(answered.value.status)
+        assert len(statuses) <= 3, statuses
+    with page.expect_response(lambda response: refresh(response) and response.ok):
+        pass
     assert len(failures) == 2
     assert page.locator(".card").all_inner_texts() == board
     # The two refusals are all the console saw (the browser's line and htmx's, each time).
