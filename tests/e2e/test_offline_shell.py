@@ -218,7 +218,10 @@ def test_offline_a_game_opened_online_reloads_from_the_phone_and_nothing_reaches
         "cached": [],
         "refused": [f"/g/{game.public_id}/rounds/new/"],
     }
-    assert server_requests.since(offline) == []
+    # Chromium's own check of /sw.js for a new worker, which it may start after the online
+    # reload, comes from the browser, not the page or the worker, and the network emulation
+    # does not stop it (seen under load); on a phone with no signal it fails like the rest.
+    assert [line for line in server_requests.since(offline) if line != "GET /sw.js"] == []
 
     go_online(context)
     online = server_requests.mark()
@@ -283,6 +286,13 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
 ):
     page = scoring_phone(context, live_server, game)
     old = controlled(page)
+    # The page keeps the game, its pages and the engine through the worker (offline.js's
+    # keepForOffline, at an idle moment). An update found while the old worker still fetches for
+    # it waits for those fetches (Chromium hands over once the old worker has no event in
+    # flight, or after 5 minutes): wait for them, so the update is all this test times.
+    expect(page.locator("body")).to_have_attribute(
+        "data-offline-kept", game.public_id, timeout=60_000
+    )
     assert page.evaluate(IDB_WRITE) is True
     assert f"shell-{old}" in page.evaluate("caches.keys()")
     page.evaluate(KEEP_IN_RUNTIME, [OLD_ENGINE, PYODIDE_FILE])
