@@ -1,8 +1,8 @@
 """Markers by folder decide where a test runs (see the README's Developing section):
 
 - `browser`: tests/e2e, the journeys in Chromium. They run once in CI, against PostgreSQL.
-- `engine`: tests/scorekeeper/engine, plain Python with no database. They run once in CI, on the
-  SQLite leg, where the engine's coverage is measured.
+- `engine`: tests/scorekeeper/engine, plain Python with no database. They run once in CI, in
+  `make test` on PostgreSQL, where the engine's coverage is measured.
 - every other test runs on both databases.
 """
 
