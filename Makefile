@@ -115,7 +115,7 @@ vendor-fonts:
 	rm -rf .vendor-tmp && mkdir .vendor-tmp
 	cd .vendor-tmp && npm pack --silent dejavu-fonts-ttf@$(DEJAVU_VERSION) && tar xzf dejavu-fonts-ttf-$(DEJAVU_VERSION).tgz
 	cp .vendor-tmp/package/ttf/DejaVuSansCondensed.ttf .vendor-tmp/package/ttf/DejaVuSansCondensed-Bold.ttf \
-		.vendor-tmp/package/LICENSE scorekeeper/pdf/fonts/
+		.vendor-tmp/package/LICENSE scorekeeper/documents/pdf/fonts/
 	rm -rf .vendor-tmp
 
 clean:

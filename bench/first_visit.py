@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 tmp = tempfile.mkdtemp()
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
 os.environ.setdefault("DEBUG", "1")
-os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
 import django  # noqa: E402
 

@@ -23,7 +23,7 @@ proposed and its games started, one table a game). Then, each a thread of its ow
   every 15 s, templates/leagues/night_detail.html), one in three reads the standings, the
   season's and the all-time in turn, reloading every 60 s (the page does not refresh itself:
   60 s is our guess at a person's reload); and the room's screen shows the projector view,
-  which refreshes itself every 20 s (leagues/projector.py's REFRESH_SECONDS).
+  which refreshes itself every 20 s (leagues/public/projector.py's REFRESH_SECONDS).
 Everyone arrives at a random moment of the first --ramp seconds and every interval is drawn
 afresh, so that no two phones poll in step: a room, not a thundering herd. The run lasts
 --minutes; requests under way then finish and no new one starts.
@@ -32,7 +32,7 @@ afresh, so that no two phones poll in step: a room, not a thundering herd. The r
 Steps of --steps phones, each phone posting without pause for --seconds a step (the old
 load test): it opens the start form of a rule set (--presets, drawn at random), posts it,
 opens the game page, then loops: the round form, a round (a valid one from
-`scorekeeper.demo_rounds.random_round`, written as the form's fields), the game page; a round
+`scorekeeper.games.demo_rounds.random_round`, written as the form's fields), the game page; a round
 form that answers with a redirect means the game is over and the phone starts another. Steps
 stop at the first whose p95 reaches 250 ms. The saturation figure is the rounds saved per second
 of the highest step whose p95 stayed under 250 ms.
@@ -42,7 +42,7 @@ How (both modes):
    dropped and created afresh on the server DATABASE_URL names (default
    postgres://postgres@127.0.0.1:5432; the database the URL names is never opened, and
    `scorekeeper` and `test_scorekeeper` are refused), migrated, and its static files collected.
-2. gunicorn serves the app (`scorekeeper.wsgi`, --workers sync workers, default 2 * cores + 1)
+2. gunicorn serves the app (`config.wsgi`, --workers sync workers, default 2 * cores + 1)
    on a free port of 127.0.0.1 as a deployment would: DEBUG off, a throwaway SECRET_KEY, plain
    HTTP (tests/app_servers.py). REDIS_URL, when set, is passed on.
 3. Each phone is a stdlib http.client connection with its own cookies. gunicorn's sync workers
@@ -107,7 +107,7 @@ P95_LIMIT_MS = 250
 CLUB_NIGHT_P95_MS = 100  # issue 18's goal for a club night
 STATE_EVERY = 2.0  # static/js/app.js
 NIGHT_EVERY = 15.0  # templates/leagues/night_detail.html
-PROJECTOR_EVERY = 20.0  # leagues/projector.py REFRESH_SECONDS
+PROJECTOR_EVERY = 20.0  # leagues/public/projector.py REFRESH_SECONDS
 STANDINGS_EVERY = 60.0  # no refresh on the page: a person reloading it
 HELLO_EVERY = 0.2
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -246,7 +246,7 @@ def hello_capacity(port: int, seconds: float) -> float:
 def random_round(rules, names: list[str], number: int, inputs: list[dict], rng) -> dict:
     """A valid round, likelier to go out for the side whose total asks the smaller meld."""
     from scorekeeper import engine
-    from scorekeeper.demo_rounds import random_round as demo_round
+    from scorekeeper.games.demo_rounds import random_round as demo_round
 
     totals = engine.game_status(rules, names, inputs).totals if inputs else None
     # With two sides the deal alternates between them, starting with the first side.
@@ -256,7 +256,7 @@ def random_round(rules, names: list[str], number: int, inputs: list[dict], rng) 
 
 
 def round_fields(rules, played: dict) -> dict[str, str]:
-    from scorekeeper.round_entry import values_from_entry
+    from scorekeeper.rounds.entry import values_from_entry
 
     return values_from_entry(rules, played["ended_by"], played["sides"])
 
@@ -326,7 +326,7 @@ def seed_night(args) -> tuple[list[Table], dict[str, str]]:
     from django.urls import reverse
 
     from bench.pdfs import seed
-    from scorekeeper.scoring import game_ruleset
+    from scorekeeper.games.scoring import game_ruleset
 
     seeded = seed(argparse.Namespace(tables=args.tables, seed=args.seed))
     league, night = seeded["league"], seeded["night"]
@@ -478,7 +478,7 @@ def run_threads(targets: list, tally: Tally) -> None:
 
 def start_fields(rules) -> tuple[list[str], dict[str, str]]:
     """Two sides (teams of two where the rule set plays teams), the first player deals."""
-    from scorekeeper.game_entry import team_size
+    from scorekeeper.games.entry import team_size
 
     if team_size(rules) == 1:
         return ["Ann", "Bob"], {
@@ -667,7 +667,7 @@ def main() -> None:
     print(f"Migrating {where} ...", flush=True)
     prepare(env)
     os.environ.update({"DATABASE_URL": database_url, "DEBUG": "1"})
-    os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     import django
 
     django.setup()

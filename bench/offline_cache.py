@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 tmp = tempfile.mkdtemp()
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
 os.environ.setdefault("DEBUG", "1")
-os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 # Playwright's sync API runs an event loop in this thread; the ORM work is done before it starts.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
@@ -42,8 +42,9 @@ from django.test.testcases import LiveServerThread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
-from scorekeeper import services, shell  # noqa: E402
-from scorekeeper.services import SideSpec  # noqa: E402
+from scorekeeper.games import services  # noqa: E402
+from scorekeeper.games.services import SideSpec  # noqa: E402
+from scorekeeper.offline import shell  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]

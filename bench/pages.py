@@ -14,8 +14,8 @@ What it does:
      100 club nights in two seasons;
    - a kitchen-table game of Hand and Foot to 10,000 between two teams of two, with the target
      raised to 100,000 (a house rule) so that it is still being played after 20 rounds: its 20
-     rounds from `scorekeeper.demo_rounds.random_game`, saved one by one by
-     `scorekeeper.services.round_record`, as phones save them;
+     rounds from `scorekeeper.games.demo_rounds.random_game`, saved one by one by
+     `scorekeeper.games.services.round_record`, as phones save them;
    - a club night of 20 tables through the league services, as bench/pdfs.py seeds it.
 3. Serves the app with gunicorn (2 sync workers, DEBUG off, plain HTTP, static files collected
    into a temporary directory: tests/app_servers.py), through `bench.server_timing`, which wraps
@@ -71,7 +71,7 @@ sys.path.insert(0, str(ROOT))
 from bench.pdfs import rounds_record, seed_night  # noqa: E402
 from bench.standings import analyse  # noqa: E402
 from bench.standings import seed as league_seed  # noqa: E402
-from tests import app_servers  # noqa: E402  (the HTTP benches and the tests share it)
+from tests import app_servers  # noqa: E402  (the HTTP benches and the tests share it
 
 WORKERS = 2
 WARM_UP = 2  # passes not counted
@@ -111,8 +111,9 @@ def seed(args: argparse.Namespace) -> dict:
     from django.db.models import Count
 
     from leagues.models import Participation
-    from scorekeeper import demo_rounds, engine
-    from scorekeeper import services as games
+    from scorekeeper import engine
+    from scorekeeper.games import demo_rounds
+    from scorekeeper.games import services as games
 
     leagues = {}
     for games_count in (args.small, args.big):
@@ -234,7 +235,7 @@ def a_pdf(least_pages: int, *texts: str):
 
 def pages(args: argparse.Namespace, seeded: dict) -> list[Page]:
     from leagues.models import Participation, Player
-    from scorekeeper.round_entry import values_from_entry
+    from scorekeeper.rounds.entry import values_from_entry
 
     game, preview = seeded["game"], seeded["preview"]
     gid = game.public_id

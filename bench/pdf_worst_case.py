@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DEBUG", "1")
 os.environ.setdefault("DATABASE_URL", "sqlite:///:memory:")
-os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
 import django  # noqa: E402
 
@@ -37,15 +37,16 @@ django.setup()
 from django.http import HttpResponse  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
 
-from scorekeeper import demo_rounds, engine, views  # noqa: E402
-from scorekeeper.pdf.base import TooManyPages  # noqa: E402
-from scorekeeper.pdf.night_pack import NightPack, PackTable, build_night_pack  # noqa: E402
-from scorekeeper.pdf.score_card import (  # noqa: E402
+from scorekeeper import engine  # noqa: E402
+from scorekeeper.documents.pdf.base import TooManyPages  # noqa: E402
+from scorekeeper.documents.pdf.night_pack import NightPack, PackTable, build_night_pack  # noqa: E402
+from scorekeeper.documents.pdf.score_card import (  # noqa: E402
     ROUNDS_PRINTED_MAX,
     CardSide,
     ScoreCard,
     build_score_card,
 )
+from scorekeeper.games import demo_rounds, views  # noqa: E402
 
 
 def cpu(work, repeat: int) -> float:

@@ -10,7 +10,7 @@ DATABASE_URL names a PostgreSQL server, on a dedicated database of that server
 What is seeded, through the real services: a league playing the four-round game in teams of two
 with `4 * --tables` members (names with José, Zoë, Łukasz and Søren's letters), a club night
 today with everyone present, its seating proposed and its games started (one table a game), and
-three kitchen-table games played to their end with `scorekeeper.demo_rounds.random_game`: a
+three kitchen-table games played to their end with `scorekeeper.games.demo_rounds.random_game`: a
 four-round game of two teams, the same game made 20 rounds long by a house rule (the issue's
 score card of 20 rounds) and a Hand and Foot to 10,000 game of three players.
 
@@ -120,8 +120,9 @@ def seed_night(tables: int, *, slug: str = "bench") -> dict:
 
 
 def rounds_record(game, rounds: list[dict]) -> None:
-    """Save `rounds` (as `scorekeeper.demo_rounds` makes them) one by one, as a phone would."""
-    from scorekeeper import services as games
+    """Save `rounds` (as `scorekeeper.games.demo_rounds` makes them) one by one, as a phone
+    would."""
+    from scorekeeper.games import services as games
 
     for number, round_ in enumerate(rounds, 1):
         entry = [{k: v for k, v in side.items() if k != "name"} for side in round_["sides"]]
@@ -132,8 +133,9 @@ def rounds_record(game, rounds: list[dict]) -> None:
 
 
 def seed(args: argparse.Namespace) -> dict:
-    from scorekeeper import demo_rounds, engine
-    from scorekeeper import services as games
+    from scorekeeper import engine
+    from scorekeeper.games import demo_rounds
+    from scorekeeper.games import services as games
 
     rng = random.Random(args.seed)
     seeded = seed_night(args.tables)
@@ -207,12 +209,12 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from leagues import documents as league_documents
     from leagues import player_stats
-    from scorekeeper import documents
-    from scorekeeper.pdf.night_pack import build_night_pack
-    from scorekeeper.pdf.score_card import build_score_card
-    from scorekeeper.selectors import game_get
+    from leagues.public import documents as league_documents
+    from scorekeeper.documents import cards as documents
+    from scorekeeper.documents.pdf.night_pack import build_night_pack
+    from scorekeeper.documents.pdf.score_card import build_score_card
+    from scorekeeper.games.selectors import game_get
 
     print(f"Database: {where}")
     call_command("migrate", verbosity=0)

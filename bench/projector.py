@@ -112,7 +112,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.urls import reverse
 
-    from leagues import projector
+    from leagues.public import projector
 
     print(f"database: {where}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     call_command("migrate", verbosity=0)

@@ -33,8 +33,8 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
-from scorekeeper import services  # noqa: E402
-from scorekeeper.services import SideSpec  # noqa: E402
+from scorekeeper.games import services  # noqa: E402
+from scorekeeper.games.services import SideSpec  # noqa: E402
 
 ROUNDS = 20
 # Small rounds that end with the stock run out: 20 of them stay far below Sevens' 50,000.

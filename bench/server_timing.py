@@ -9,7 +9,7 @@ body, the same for every page and far below a millisecond for these sizes.
 
 import time
 
-from scorekeeper.wsgi import application as app
+from config.wsgi import application as app
 
 
 def application(environ, start_response):

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 tmp = tempfile.mkdtemp()
 os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
 os.environ.setdefault("DEBUG", "1")
-os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
 import django  # noqa: E402
 
@@ -34,9 +34,9 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from scorekeeper import services  # noqa: E402
+from scorekeeper.games import services  # noqa: E402
+from scorekeeper.games.services import SideSpec  # noqa: E402
 from scorekeeper.models import Game, Round  # noqa: E402
-from scorekeeper.services import SideSpec  # noqa: E402
 
 GAMES = 10
 ENTRY = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]

@@ -27,8 +27,8 @@ milliseconds a round, hours for 20,000 games; so the rows the standings read are
 Players are seated in rotations: a random order of everyone, four by four, table after table and
 night after night, so that every player has played before anyone plays again.
 A game's scores are engine-made: a pool of `--pool` games per rule set is played with
-`scorekeeper.demo_rounds.random_game` and scored with `engine.game_status`, and each seeded game
-takes one at random, with the per-side figures the services would write
+`scorekeeper.games.demo_rounds.random_game` and scored with `engine.game_status`, and each
+seeded game takes one at random, with the per-side figures the services would write
 (`leagues.services._side_figures`). Not seeded, because the standings never read them: the
 rounds and round scores, attendances and seats, and the audit events.
 
@@ -107,7 +107,7 @@ def bench_database(db_name: str) -> tuple[str, str]:
 def django_setup(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DEBUG", "1")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     import django
 
     django.setup()
@@ -121,7 +121,7 @@ def game_pool(preset: str, size: int, rng: random.Random) -> list[dict]:
     figures the league's services keep, the number of rounds, the winner."""
     from leagues.services import _side_figures
     from scorekeeper import engine
-    from scorekeeper.demo_rounds import random_game
+    from scorekeeper.games.demo_rounds import random_game
 
     rules = engine.RULESETS[preset]
     names = ["North & South", "East & West"]
@@ -399,7 +399,7 @@ def targets(league, season) -> list[tuple[str, object]]:
 
     def fallback(season_or_none):
         # The pages are not there: the selector and the standings table's template.
-        from leagues.views import standing_rows, standings_columns
+        from leagues.public.views import standing_rows, standings_columns
 
         def run() -> bytes:
             rows = selectors.standings(league, season_or_none)

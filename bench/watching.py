@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 tmp = tempfile.mkdtemp()
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{tmp}/bench.sqlite3")
 os.environ.setdefault("DEBUG", "1")
-os.environ["DJANGO_SETTINGS_MODULE"] = "scorekeeper.settings"
+os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
 
 import django  # noqa: E402
 
@@ -42,8 +42,8 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
-from scorekeeper import services  # noqa: E402
-from scorekeeper.services import SideSpec  # noqa: E402
+from scorekeeper.games import services  # noqa: E402
+from scorekeeper.games.services import SideSpec  # noqa: E402
 
 POLL_SECONDS = 2
 ETAG = re.compile(r'data-etag="([^"]+)"')

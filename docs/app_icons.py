@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.shell import BACKGROUND_COLOR  # noqa: E402
+from scorekeeper.offline.shell import BACKGROUND_COLOR  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SVG = (ROOT / "static" / "favicon.svg").read_bytes()

@@ -24,7 +24,7 @@ def main() -> None:
         sys.exit("pdftoppm is missing: apt-get install poppler-utils")
     scratch = Path(tempfile.mkdtemp(prefix="pdf-pictures-"))
     os.environ["DATABASE_URL"] = f"sqlite:///{scratch / 'demo.sqlite3'}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DEBUG", "1")
     sys.path.insert(0, str(ROOT))
     import django

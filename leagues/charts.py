@@ -4,8 +4,8 @@ import dataclasses
 import datetime
 from dataclasses import dataclass
 
-from scorekeeper.charts import Chart, Series, Tick, running_totals_chart
-from scorekeeper.formatting import day_month
+from scorekeeper.engine.formatting import day_month
+from scorekeeper.games.charts import Chart, Series, Tick, running_totals_chart
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 Everything is written through the real services, as an organiser and the tables' phones would:
 leagues, seasons, members, club nights seated by the proposal, and every round scored with
-`scorekeeper.services.round_record` (so participations, standings and ratings are kept by the
+`scorekeeper.games.services.round_record` (so participations, standings and ratings are kept by the
 league app's signal receiver exactly as in use). The rounds come from
-`scorekeeper.demo_rounds.random_game` with a fixed seed, so the same demo loads every time.
+`scorekeeper.games.demo_rounds.random_game` with a fixed seed, so the same demo loads every time.
 
 - "Riverside Card Club" (`riverside`): public, partnerships, match points 2/1/0, 16 members,
   season "Summer 2026" on the ten-thousand preset and "Autumn 2026" on four-rounds; one game
@@ -29,9 +29,9 @@ from django.utils import timezone
 from leagues import services
 from leagues.models import ClubNight, League, LeagueGame, Player
 from scorekeeper import engine
-from scorekeeper import services as games
-from scorekeeper.demo_rounds import random_game
-from scorekeeper.scoring import preview_round
+from scorekeeper.games import services as games
+from scorekeeper.games.demo_rounds import random_game
+from scorekeeper.games.scoring import preview_round
 
 SEED = 2026
 ORGANISER = "organiser"

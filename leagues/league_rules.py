@@ -1,17 +1,18 @@
 """The house rules on a league's settings page: which rule set's parameters the page shows, what
 its fields hold, and the house rules a posted form sets.
 
-The fields are the game start form's (`scorekeeper.start_fields`), named `rule-<parameter>`; a
-hidden `rules_for` says which rule set they were drawn for, since without JavaScript the rule
-set can be changed in the same post as the fields below it.
+The fields are the game start form's (`scorekeeper.portable.start_fields`), named
+`rule-<parameter>`; a hidden `rules_for` says which rule set they were drawn for, since without
+JavaScript the rule set can be changed in the same post as the fields below it.
 """
 
 from collections.abc import Mapping
 from typing import Any
 
 from leagues.models import League
-from scorekeeper import engine, start_fields
-from scorekeeper.formatting import rule_set_name
+from scorekeeper import engine
+from scorekeeper.engine.formatting import rule_set_name
+from scorekeeper.portable import start_fields
 
 CHECK_THE_RULES = "Nothing was saved: a house rule below needs changing."
 

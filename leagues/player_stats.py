@@ -25,7 +25,7 @@ from leagues.models import (
 )
 from leagues.selectors import Meeting, win_percentage
 from scorekeeper import engine
-from scorekeeper.formatting import rule_set_name
+from scorekeeper.engine.formatting import rule_set_name
 from scorekeeper.models import Side
 
 # The games a page of the player's results shows, newest first; older ones are a link away.

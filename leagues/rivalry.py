@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from leagues.selectors import MEETING_SORTS, Meeting, Rivals
-from scorekeeper.formatting import number, owned
+from scorekeeper.engine.formatting import number, owned
 
 # Up to this many players in a season, the page also shows the whole matrix: 12 columns still
 # read on a laptop; past that the matrix is a wall (200 players made 2.2 MB of HTML).

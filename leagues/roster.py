@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from leagues.models import Player
-from scorekeeper.formatting import listing, number
+from scorekeeper.engine.formatting import listing, number
 
 NAME_MAX = Player._meta.get_field("name").max_length
 # A club's roster fits many times over; a bigger input is a mistake, not a list of players.

@@ -31,7 +31,7 @@ from leagues.models import (
     Standing,
     rating_of,
 )
-from scorekeeper.formatting import number
+from scorekeeper.engine.formatting import number
 
 # The documented order that breaks ties in the standings, after the column sorted on. Players
 # level on all five share a rank; their names only order them on the page.

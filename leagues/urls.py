@@ -1,12 +1,12 @@
 from django.urls import include, path
 
-from leagues import projector, views
+from leagues.public import projector, views
 
 app_name = "leagues"
 
 urlpatterns = [
     # The organiser's routes first: "new/" must not be read as a league's slug.
-    path("", include("leagues.organiser_urls")),
+    path("", include("leagues.organiser.urls")),
     path("", views.league_list, name="list"),
     path("<slug:slug>/", views.league_detail, name="detail"),
     path("<slug:slug>/score-sheet.pdf", views.score_sheet, name="score_sheet"),

@@ -1,5 +1,5 @@
 """App servers in processes of their own, started as a deployment starts them: used by the
-multi-process tests (tests/scorekeeper/test_scale_out.py) and the HTTP benches (bench/load.py,
+multi-process tests (tests/config/test_scale_out.py) and the HTTP benches (bench/load.py,
 bench/pages.py), which import it from here because a test must not import from bench/.
 
 A deployment on plain HTTP of this machine: DEBUG off, a throwaway SECRET_KEY, ALLOWED_HOSTS
@@ -24,7 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.helpers.paths import REPO
+
 BIN = Path(sys.executable).parent
 SETTINGS = "deployment_settings"
 URLS = "deployment_urls"
@@ -96,13 +97,13 @@ def deployment_env(database_url: str, settings_dir: Path, *, hello_world: bool =
     `settings_dir` (also on its PYTHONPATH); with `hello_world`, bench/baseline.py's view is
     mounted in front of the app's URLs, the yardstick of the benches."""
     settings = (
-        "from scorekeeper.settings import *  # noqa: F403\n"
+        "from config.settings import *  # noqa: F403\n"
         f"STATIC_ROOT = {str(settings_dir / 'static')!r}\n"
     )
     if hello_world:
         (settings_dir / f"{URLS}.py").write_text(
             "from bench.baseline import urlpatterns as hello\n"
-            "from scorekeeper.urls import urlpatterns as app\n"
+            "from config.urls import urlpatterns as app\n"
             "urlpatterns = hello + app\n"
         )
         settings += f"ROOT_URLCONF = {URLS!r}\n"
@@ -143,7 +144,7 @@ def prepare(env: dict) -> None:
 
 @contextmanager
 def app_server(
-    env: dict, log: Path, *, workers: int = 1, app: str = "scorekeeper.wsgi"
+    env: dict, log: Path, *, workers: int = 1, app: str = "config.wsgi"
 ) -> Iterator[str]:
     """A gunicorn process serving the WSGI module `app` with `workers` sync workers on a free
     port; its base URL once /healthz answers. The process is stopped on the way out, whatever

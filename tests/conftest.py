@@ -36,3 +36,10 @@ def pytest_report_header(config):
         else f"{db['NAME']} on {db['HOST']}:{db['PORT']}"
     )
     return f"database: {db['ENGINE'].rsplit('.', 1)[-1]} ({where}; tests use a throwaway copy)"
+
+
+@pytest.fixture(scope="session")
+def migrated_club_file(tmp_path_factory) -> Path:
+    """Where this test run keeps a freshly migrated SQLite file (test_sqlite_file's club_file
+    writes it at its first use and copies it for each test after)."""
+    return tmp_path_factory.mktemp("club") / "migrated.sqlite3"

@@ -5,9 +5,11 @@ import random
 from typing import Any
 
 from leagues.demo import round_entry as demo_entry
-from scorekeeper import engine, round_entry, services
-from scorekeeper.demo_rounds import random_game
+from scorekeeper import engine
+from scorekeeper.games import services
+from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.models import Game
+from scorekeeper.rounds import entry as round_entry
 from tests.scorekeeper.conftest import side_specs
 
 PRESETS = sorted(engine.RULESETS)

@@ -9,7 +9,7 @@ import os
 os.environ.setdefault("SECRET_KEY", "test-suite-only-secret-key-not-for-any-deployment-0123456789")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 
-from scorekeeper.settings import *
+from config.settings import *
 
 # The manifest storage needs `collectstatic`; the suite serves files from static/ as runserver does.
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -16,10 +16,11 @@ from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
 from leagues.models import League, LeagueGame
-from scorekeeper import engine, services
-from scorekeeper.accounts import signup_token
+from scorekeeper import engine
+from scorekeeper.accounts.services import signup_token
+from scorekeeper.games import services
+from scorekeeper.games.services import SideSpec
 from scorekeeper.models import Game, GameEvent
-from scorekeeper.services import SideSpec
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 from tests.pdftext import pdf_words
 from tests.scorekeeper.conftest import round_form, start_form

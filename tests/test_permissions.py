@@ -14,7 +14,6 @@ import dataclasses
 import datetime
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,8 +23,9 @@ from django.utils.html import escape
 
 from leagues import services
 from leagues.models import League, LeagueGame, Player
-from scorekeeper import services as games
+from scorekeeper.games import services as games
 from scorekeeper.models import Game
+from tests.helpers.paths import DOCS
 from tests.leagues.conftest import UserFactory, members, table_game
 from tests.scorekeeper.conftest import start_form
 
@@ -398,7 +398,7 @@ def test_permission(world, row, verdict):
 
 def test_every_row_of_the_table_has_its_tests():
     """docs/permissions.md names each row's test; each is here, allowed and refused."""
-    table = (Path(__file__).parent.parent / "docs" / "permissions.md").read_text()
+    table = (DOCS / "permissions.md").read_text()
     named = set(re.findall(r"`test_permission\[([a-z-]+)\]`", table))
     covered = {row for row, _ in ROWS}
     assert named == covered

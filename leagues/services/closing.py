@@ -13,7 +13,7 @@ from django.utils import timezone
 from leagues.models import ClubNight, LeagueEvent, LeagueGame
 from leagues.services.core import LeagueError, User, _checked, _event, _refuse
 from leagues.services.seasons import _day
-from scorekeeper.formatting import listing
+from scorekeeper.engine.formatting import listing
 
 
 def _unfinished(night: ClubNight) -> list[tuple[str, str]]:

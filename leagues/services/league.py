@@ -21,8 +21,8 @@ from leagues.services.core import (
     _saved,
 )
 from scorekeeper import engine
+from scorekeeper.engine.formatting import listing, rule_set_name
 from scorekeeper.engine.house_rules import house_rule_changes
-from scorekeeper.formatting import listing, rule_set_name
 
 LEAGUE_FIELDS = (
     "name",

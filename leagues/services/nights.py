@@ -29,8 +29,8 @@ from leagues.services.core import (
 )
 from leagues.services.seasons import _day, season_for
 from scorekeeper import engine
-from scorekeeper import services as games
-from scorekeeper.formatting import number
+from scorekeeper.engine.formatting import number
+from scorekeeper.games import services as games
 
 
 def _members(league: League, player_ids: Sequence[int]) -> list[Player]:

@@ -26,8 +26,8 @@ from leagues.services.core import (
 from leagues.services.seasons import _day
 from leagues.services.standings import rating_charts_refresh, standings_refresh
 from scorekeeper import engine
+from scorekeeper.games.scoring import status_for
 from scorekeeper.models import Game, Side
-from scorekeeper.scoring import status_for
 
 
 @transaction.atomic

@@ -10,7 +10,7 @@ from leagues import roster
 from leagues.models import League, LeagueEvent, Membership, Player
 from leagues.roster_selectors import roster_facts
 from leagues.services.core import User, _checked, _event, _refuse, _saved
-from scorekeeper.formatting import listing, number
+from scorekeeper.engine.formatting import listing, number
 
 # A double submit, or another organiser adding the same player meanwhile: not added again.
 GONE = (roster.MEMBER, roster.DUPLICATE)

@@ -16,7 +16,7 @@ from leagues.services.core import (
     _rules,
     _saved,
 )
-from scorekeeper.scoring import frozen_rules
+from scorekeeper.games.scoring import frozen_rules
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 # The one formatter for numbers and names (plain Python); re-exported for the engine's checks.
-from scorekeeper.formatting import listing, number, owned
+from scorekeeper.engine.formatting import listing, number, owned
 
 __all__ = ["listing", "number", "owned"]
 

@@ -1,10 +1,10 @@
-"""Template tags of pages that follow a game live (see scorekeeper.live)."""
+"""Template tags of pages that follow a game live (see scorekeeper.games.live)."""
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
-from scorekeeper import live
+from scorekeeper.games import live
 
 register = template.Library()
 

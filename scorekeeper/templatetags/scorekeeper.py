@@ -4,9 +4,11 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scorekeeper import engine, formatting, offline
+from scorekeeper import engine
+from scorekeeper.engine import formatting
 from scorekeeper.engine.house_rules import house_rules_text
-from scorekeeper.presenters import rules_card as _rules_card
+from scorekeeper.games.presenters import rules_card as _rules_card
+from scorekeeper.offline import pack as offline
 
 register = template.Library()
 
@@ -36,7 +38,7 @@ def house_rules(rules) -> str:
 
 @register.filter
 def number(value: int) -> str:
-    """`1,990`, `−100`: every number a page shows (see `scorekeeper.formatting`)."""
+    """`1,990`, `−100`: every number a page shows (see `scorekeeper.engine.formatting`)."""
     return formatting.number(value)
 
 
@@ -48,7 +50,7 @@ def decimal(value: float, places: int = 1) -> str:
 
 @register.filter
 def percent(value: float) -> str:
-    """`75`, `83.3`: a share such as a win % (see `scorekeeper.formatting.percent`)."""
+    """`75`, `83.3`: a share such as a win % (see `scorekeeper.engine.formatting.percent`)."""
     return formatting.percent(value)
 
 

@@ -130,7 +130,7 @@ if (document.readyState === "loading") {
   onLoad();
 }
 
-// Live pages (scorekeeper/live.py): the element with data-watch asks every 2 s, and as soon as
+// Live pages (scorekeeper/games/live.py): the element with data-watch asks every 2 s, and as soon as
 // the phone shows the page again, whether the game changed since its ETag. A 304 costs one small
 // query; on a change the page's #live section fetches itself again ("game-changed"), and a form
 // for a round another phone has just saved closes with a notice.

@@ -1,5 +1,5 @@
 // The engine worker: Pyodide running the repository's own Python (scorekeeper/engine and
-// scorekeeper/phone.py, packed by the server at /offline/engine-<hash>.zip), so that a phone
+// scorekeeper/portable/phone.py, packed by the server at /offline/engine-<hash>.zip), so that a phone
 // scores offline with exactly the server's rules. A module worker, started by engine.js.
 //
 // Protocol: postMessage({id, fn, args}) with fn one of PHONE_FUNCTIONS (or "ping" to wait for
@@ -63,7 +63,7 @@ function start(engineUrl, indexURL) {
 import json, sys
 if ${JSON.stringify(EXTRACT_DIR)} not in sys.path:
     sys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})
-from scorekeeper import phone
+from scorekeeper.portable import phone
 
 def call(fn, args):
     return json.dumps(getattr(phone, fn)(*json.loads(args)), ensure_ascii=False)

@@ -64,7 +64,7 @@ function start() {
   send("ping", []).then(settle.resolve, settle.reject);
 }
 
-/** Call a function of scorekeeper/phone.py; resolves with its result, rejects with its error. */
+/** Call a function of scorekeeper/portable/phone.py; resolves with its result, rejects with its error. */
 export function call(fn, ...args) {
   start();
   return send(fn, args);

@@ -4,7 +4,7 @@
 // from the engine; this module only stores, draws and sends. A round is dropped from the phone only
 // once the server has it or the player chose so; a failed send is said and tried again.
 // One file, no imports but engine.js: a page opened offline can load only what the service
-// worker precached (scorekeeper/shell.py's SHELL_STATIC).
+// worker precached (scorekeeper/offline/shell.py's SHELL_STATIC).
 
 // ---- What this phone keeps for offline play, in IndexedDB (plain, no library):
 //   games   - {id, snapshot, local, preset, form, error}: a game as GET /g/<id>/offline.json gave

@@ -1,5 +1,5 @@
 // The service worker. The /sw.js view serves this file with `self.SHELL = {...}` as its first
-// line (scorekeeper/shell.py): the version, what to precache, and where the runtime files live.
+// line (scorekeeper/offline/shell.py): the version, what to precache, and where the runtime files live.
 // A new version of anything precached changes that line, so the browser installs a new worker.
 //
 // Caches:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from scorekeeper import services
+from scorekeeper.games import services
 from scorekeeper.models import Game, GameEvent, Round
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

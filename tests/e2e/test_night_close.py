@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from leagues import services
 from leagues.models import ClubNight, League
-from scorekeeper import services as scores
+from scorekeeper.games import services as scores
 from tests.e2e.test_club_night import PASSWORD, sign_in
 from tests.leagues.conftest import UserFactory, league_with, members, table_game
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from scorekeeper import services, shell
-from scorekeeper.formatting import number
+from scorekeeper.engine.formatting import number
+from scorekeeper.games import services
+from scorekeeper.games.selectors import game_view
 from scorekeeper.models import Game, Round
-from scorekeeper.selectors import game_view
+from scorekeeper.offline import shell
 from tests.e2e.journey import AXE_URL, ROOT, SCREENSHOTS, axe_violations
 from tests.e2e.offline import go_offline, go_online, update_worker
 
@@ -251,7 +252,7 @@ def test_a_round_saved_on_two_phones_ends_as_the_player_chose_on_both(
     assert melded == expected
     server = phone_totals(game)
     expect(ann.page.locator("table.scoreboard tfoot td")).to_have_text(server)
-    # Bob's page follows by itself (scorekeeper.live).
+    # Bob's page follows by itself (scorekeeper.games.live).
     expect(bob.page.locator("table.scoreboard tfoot td")).to_have_text(server)
     ann.shot(f"chose-{choice}")
 

@@ -5,9 +5,11 @@ server's answers for every preset, and a phone fetches none of it before a game 
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper import offline, phone, round_entry
-from scorekeeper.scoring import status_for
-from scorekeeper.selectors import game_view
+from scorekeeper.games.scoring import status_for
+from scorekeeper.games.selectors import game_view
+from scorekeeper.offline import pack as offline
+from scorekeeper.portable import phone
+from scorekeeper.rounds import entry as round_entry
 from tests.offline_games import PRESETS, next_round_form, played_game, snapshot
 
 RUNTIME = "/static/vendor/pyodide/"

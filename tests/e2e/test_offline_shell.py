@@ -7,8 +7,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import BrowserContext, Page, expect
 
-from scorekeeper import services, shell
+from scorekeeper.games import services
 from scorekeeper.models import Game
+from scorekeeper.offline import shell
 from tests.e2e.offline import go_offline, go_online, update_worker
 from tests.leagues.conftest import UserFactory
 

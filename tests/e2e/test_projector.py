@@ -15,12 +15,13 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from leagues import projector, services
+from leagues import services
 from leagues.demo import round_entry
 from leagues.models import ClubNight, League, LeagueGame
+from leagues.public import projector
 from scorekeeper import engine
-from scorekeeper import services as games
-from scorekeeper.demo_rounds import random_game
+from scorekeeper.games import services as games
+from scorekeeper.games.demo_rounds import random_game
 from tests.leagues.conftest import UserFactory, members
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

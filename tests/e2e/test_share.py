@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from scorekeeper import services
+from scorekeeper.games import services
 from scorekeeper.models import Game
 from tests.qrcodes import zbar_read
 

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from leagues import services
 from leagues.models import League, LeagueGame, Player
-from scorekeeper import services as games
+from scorekeeper.games import services as games
 
 NIGHT = datetime.date(2026, 10, 1)
 

@@ -3,7 +3,7 @@
 import datetime
 
 from leagues.charts import rating_chart
-from scorekeeper.charts import WIDTH, X_LABEL_GAP
+from scorekeeper.games.charts import WIDTH, X_LABEL_GAP
 
 OCT_1 = datetime.date(2026, 10, 1)
 

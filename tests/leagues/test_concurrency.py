@@ -9,10 +9,9 @@ from django.utils.html import escape
 
 from leagues import selectors
 from leagues.models import ClubNight, LeagueEvent, Membership, Participation, Player
-from tests.scorekeeper import test_concurrency as scorekeeper_races
-from tests.scorekeeper.test_concurrency import together
-
-from .conftest import NIGHT, league_with, members, play, table_game
+from tests.leagues.conftest import NIGHT, league_with, members, play, table_game
+from tests.scorekeeper.rounds import test_concurrency as scorekeeper_races
+from tests.scorekeeper.rounds.test_concurrency import together
 
 # Real transactions on PostgreSQL, skipped on SQLite, as the scorekeeper's own races.
 pytestmark = scorekeeper_races.pytestmark
@@ -148,9 +147,8 @@ def test_a_correction_and_a_finished_game_of_one_player_at_once_keep_her_standin
     """Ann's old game corrected while her new game finishes, in two transactions: both refresh
     her standing rows; the second waits for the first (the lock on her membership) and counts
     both games. Without that lock, both deleted her rows and the second insert failed."""
-    from scorekeeper import services as games
-
-    from .test_kept_standings import assert_kept
+    from scorekeeper.games import services as games
+    from tests.leagues.test_kept_standings import assert_kept
 
     league, p = club
     new = table_game(league, [[p["Ann"]], [p["Dan"]]], date=NIGHT.replace(day=15))

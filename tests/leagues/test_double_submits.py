@@ -14,9 +14,8 @@ from django.db import models
 
 from leagues import services
 from leagues.models import Attendance, ClubNight, League, LeagueEvent, Membership, Season
-
-from .conftest import NIGHT, members
-from .test_organiser_views import assert_beside, league_form
+from tests.leagues.conftest import NIGHT, members
+from tests.leagues.organiser.test_organiser_views import assert_beside, league_form
 
 pytestmark = pytest.mark.django_db
 

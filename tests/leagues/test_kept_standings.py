@@ -10,10 +10,11 @@ from django.core.management import call_command
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 
-from leagues import backup, player_stats, selectors, services
+from leagues import player_stats, selectors, services
+from leagues.backup import export as backup
 from leagues.charts import rating_chart
 from leagues.models import League, Membership, Participation, Standing, rating_of
-from scorekeeper import services as games
+from scorekeeper.games import services as games
 from scorekeeper.models import Game
 from tests.leagues.conftest import league_with, members, play, table_game
 

@@ -4,12 +4,11 @@ transactions on PostgreSQL (skipped on SQLite, as the other races)."""
 from collections import Counter
 
 from leagues.models import LeagueEvent
-from scorekeeper import services as scores
-from tests.scorekeeper import test_concurrency as scorekeeper_races
-from tests.scorekeeper.test_concurrency import together
-
-from .conftest import league_with, members, table_game
-from .test_concurrency import answers, phones
+from scorekeeper.games import services as scores
+from tests.leagues.conftest import league_with, members, table_game
+from tests.leagues.test_concurrency import answers, phones
+from tests.scorekeeper.rounds import test_concurrency as scorekeeper_races
+from tests.scorekeeper.rounds.test_concurrency import together
 
 pytestmark = scorekeeper_races.pytestmark
 

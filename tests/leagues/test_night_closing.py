@@ -10,10 +10,9 @@ from django.utils import timezone
 from leagues import services
 from leagues.models import ClubNight, LeagueEvent
 from leagues.services import LeagueError
-from scorekeeper import services as scores
-
-from .conftest import UserFactory, league_with, members, table_game
-from .test_public_views import rounds, text
+from scorekeeper.games import services as scores
+from tests.leagues.conftest import UserFactory, league_with, members, table_game
+from tests.leagues.public.test_public_views import rounds, text
 
 CLOSED_AT = datetime.datetime(2026, 10, 1, 23, 15, tzinfo=datetime.UTC)
 

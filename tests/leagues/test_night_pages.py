@@ -7,8 +7,8 @@ import pytest
 
 from leagues import services
 from tests.leagues.conftest import NIGHT, league_with, members, play, table_game
-from tests.leagues.test_pdfs import download
-from tests.leagues.test_public_views import text
+from tests.leagues.public.test_pdfs import download
+from tests.leagues.public.test_public_views import text
 from tests.pdftext import pdf_words
 
 # Seated by hand in this order, so that seat order differs from the order of the names.

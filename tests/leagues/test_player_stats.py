@@ -8,9 +8,9 @@ from django.template.defaultfilters import floatformat
 
 from leagues import player_stats, services
 from leagues.models import League, Membership, Participation
-from scorekeeper import services as scores
+from scorekeeper.games import services as scores
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
-from tests.leagues.test_public_views import body_rows, tables, text
+from tests.leagues.public.test_public_views import body_rows, tables, text
 
 LATER = datetime.date(2026, 10, 8)
 

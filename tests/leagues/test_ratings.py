@@ -8,9 +8,8 @@ from openskill.models import PlackettLuce
 from leagues import services
 from leagues.models import DEFAULT_MU, DEFAULT_SIGMA, Membership, Participation
 from leagues.ratings import Skill, ranks_of, rate
-from scorekeeper import services as games
-
-from .conftest import members, play, table_game
+from scorekeeper.games import services as games
+from tests.leagues.conftest import members, play, table_game
 
 NEW = Skill(DEFAULT_MU, DEFAULT_SIGMA)
 

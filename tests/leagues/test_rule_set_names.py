@@ -7,10 +7,10 @@ import pytest
 
 from leagues import services
 from scorekeeper import engine
-from scorekeeper import services as scores
+from scorekeeper.games import services as scores
 from tests.leagues.conftest import members, play, table_game
+from tests.leagues.public.test_public_views import text
 from tests.leagues.test_player_stats import section
-from tests.leagues.test_public_views import text
 from tests.pdftext import pdf_words
 
 NAMES = {

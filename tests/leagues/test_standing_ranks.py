@@ -9,9 +9,9 @@ import pytest
 
 from leagues.selectors import StandingRow, ranked, standings
 from tests.leagues.conftest import members, play, table_game
-from tests.leagues.test_csv import read
-from tests.leagues.test_pdfs import download
-from tests.leagues.test_public_views import body_rows
+from tests.leagues.public.test_csv import read
+from tests.leagues.public.test_pdfs import download
+from tests.leagues.public.test_public_views import body_rows
 from tests.pdftext import pdf_words
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8)]

@@ -8,9 +8,8 @@ import pytest
 from leagues import services
 from leagues.models import League, Participation
 from leagues.selectors import head_to_head, opponents, partners, standings
-from scorekeeper import services as games
-
-from .conftest import members, play, table_game
+from scorekeeper.games import services as games
+from tests.leagues.conftest import members, play, table_game
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15, 22, 29)]
 

@@ -1,10 +1,9 @@
-from pathlib import Path
-
 import pytest
 from django.test import Client
 
-from scorekeeper import engine, services
-from scorekeeper.services import SideSpec
+from scorekeeper import engine
+from scorekeeper.games import services
+from scorekeeper.games.services import SideSpec
 
 TEAM_PRESETS = {"four-rounds", "cutthroat"}
 
@@ -96,10 +95,3 @@ def game_with_rounds(db):
         return game
 
     return make
-
-
-@pytest.fixture(scope="session")
-def migrated_club_file(tmp_path_factory) -> Path:
-    """Where this test run keeps a freshly migrated SQLite file (test_sqlite_file's club_file
-    writes it at its first use and copies it for each test after)."""
-    return tmp_path_factory.mktemp("club") / "migrated.sqlite3"

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
-from leagues import backup
+from leagues.backup import export as backup
 from leagues.models import League
 
 

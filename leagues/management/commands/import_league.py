@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leagues import backup
-from leagues.backup_checks import document_from
+from leagues.backup import export as backup
+from leagues.backup.checks import document_from
 
 
 class Command(BaseCommand):

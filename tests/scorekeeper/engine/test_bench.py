@@ -4,12 +4,12 @@ import io
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from scorekeeper.engine import RULESETS, score_round
 from scorekeeper.engine.bench import ROUNDS, run
+from tests.helpers.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = REPO
 
 
 def test_the_benchmark_rounds_are_valid_rounds_of_every_preset():

@@ -4,13 +4,13 @@ import io
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from scorekeeper.engine import cli
+from tests.helpers.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = REPO
 
 ROUND = {
     "rules": "baskets",

@@ -2,8 +2,8 @@ import random
 
 import pytest
 
-from scorekeeper.demo_rounds import random_game
 from scorekeeper.engine import RULESETS, get_ruleset, score_round, sheet_items
+from scorekeeper.games.demo_rounds import random_game
 
 
 def headings(ruleset_id):

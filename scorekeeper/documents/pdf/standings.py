@@ -1,0 +1,211 @@
+"""A league's standings as a printed table, for the club's notice board.
+
+The builder only lays out: the rows arrive as the strings the standings page shows, so that the
+sheet and the page never disagree on a number.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, Spacer, Table, TableStyle
+
+from scorekeeper.documents.pdf.base import (
+    BODY,
+    BOLD,
+    CELL,
+    CELL_BOLD,
+    CELL_RIGHT,
+    CELL_RIGHT_BOLD,
+    FONT,
+    HEADING,
+    LIGHT,
+    RULE,
+    SHADE,
+    SMALL,
+    TITLE,
+    Grid,
+    PdfError,
+    frame_width,
+    render,
+    text,
+)
+
+CELL_PADDING = 3
+# A long name wraps rather than turning the page: no text column asks for more than this.
+TEXT_COLUMN_MAX = 45 * mm
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the table: its heading, and whether it holds figures (set right) or text."""
+
+    heading: str
+    numeric: bool = True
+    # The column the table is ranked on, printed bold as the page shows it.
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class StandingsSheet:
+    """What a printed standings table shows; every cell already formatted."""
+
+    league: str
+    # The season's name, or "All time".
+    season: str
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[str, ...], ...]
+    printed_on: datetime.date
+    starts_on: datetime.date | None = None
+    ends_on: datetime.date | None = None
+    # "Win 2, tie 1, loss 0.": how a game scores in the league.
+    scoring: str = ""
+    tie_break: str = ""
+    # Further lines under the table: how the rating is made, what the marks mean.
+    notes: tuple[str, ...] = ()
+    empty: str = "No games counted yet."
+
+
+def _day(day: datetime.date) -> str:
+    return f"{day.day} {day:%B %Y}"
+
+
+def title_of(sheet: StandingsSheet) -> str:
+    """`Riverside Card Club standings: Autumn 2026`."""
+    return f"{sheet.league} standings: {sheet.season}"
+
+
+def _heading_widths(column: Column) -> tuple[float, float]:
+    """The heading's width on one line, and the width of its longest word (it may wrap)."""
+    words = column.heading.split() or [""]
+    one_line = stringWidth(column.heading, BOLD, CELL_BOLD.fontSize)
+    longest = max(stringWidth(word, BOLD, CELL_BOLD.fontSize) for word in words)
+    return one_line, longest
+
+
+def _cell_width(column: Column, cells: Sequence[str]) -> float:
+    font = BOLD if column.bold else FONT
+    widest = max((stringWidth(cell, font, CELL.fontSize) for cell in cells), default=0)
+    return min(widest, TEXT_COLUMN_MAX) if not column.numeric else widest
+
+
+def _natural_widths(sheet: StandingsSheet) -> tuple[list[float], list[float]]:
+    """Each column's least width (its widest cell, its heading's longest word) and the width
+    that also sets its heading on one line."""
+    pad = 2 * CELL_PADDING
+    least, whole = [], []
+    for index, column in enumerate(sheet.columns):
+        cells = _cell_width(column, [row[index] for row in sheet.rows])
+        one_line, longest = _heading_widths(column)
+        least.append(max(cells, longest) + pad)
+        whole.append(max(cells, one_line) + pad)
+    return least, whole
+
+
+def column_widths(sheet: StandingsSheet, width: float) -> list[float] | None:
+    """Widths that fill `width`, or None when the columns need more room than that.
+
+    Each column first gets its least width; what is left lets headings sit on one line, then
+    goes to the text columns (the names)."""
+    least, whole = _natural_widths(sheet)
+    spare = width - sum(least)
+    if spare < 0:
+        return None
+    wanted = sum(w - n for w, n in zip(whole, least, strict=True))
+    share = min(1.0, spare / wanted) if wanted else 0.0
+    widths = [n + (w - n) * share for w, n in zip(whole, least, strict=True)]
+    spare -= wanted * share
+    names = [i for i, column in enumerate(sheet.columns) if not column.numeric]
+    targets = names or [len(widths) - 1]
+    for index in targets:
+        widths[index] += spare / len(targets)
+    return widths
+
+
+def _layout(sheet: StandingsSheet, paper: str) -> tuple[bool, list[float]]:
+    """Upright when the columns fit across the page, else turned to landscape."""
+    for landscape in (False, True):
+        widths = column_widths(sheet, frame_width(paper, landscape=landscape))
+        if widths is not None:
+            return landscape, widths
+    # Wider than a landscape page even so: narrow every column alike and let the cells wrap.
+    width = frame_width(paper, landscape=True)
+    least, _ = _natural_widths(sheet)
+    return True, [w * width / sum(least) for w in least]
+
+
+def _table(sheet: StandingsSheet, widths: list[float]) -> Table:
+    header = [
+        text(column.heading, CELL_RIGHT_BOLD if column.numeric else CELL_BOLD)
+        for column in sheet.columns
+    ]
+    rows: list[list] = [header]
+    for row in sheet.rows:
+        cells = []
+        for column, value in zip(sheet.columns, row, strict=True):
+            if column.numeric:
+                style_ = CELL_RIGHT_BOLD if column.bold else CELL_RIGHT
+            else:
+                style_ = CELL_BOLD if column.bold else CELL
+            cells.append(text(value, style_))
+        rows.append(cells)
+    commands: list[tuple] = [
+        ("GRID", (0, 0), (-1, -1), 0.5, RULE),
+        ("BOX", (0, 0), (-1, -1), 1, colors.black),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+        ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.8),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+    ]
+    if sheet.rows:
+        # Every other row shaded, so that a finger can follow a line across a wide table.
+        commands.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, LIGHT]))
+    else:
+        rows.append([text(sheet.empty, CELL)] + [""] * (len(sheet.columns) - 1))
+        commands.append(("SPAN", (0, 1), (-1, 1)))
+    table = Grid(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle(commands))
+    return table
+
+
+def standings_story(sheet: StandingsSheet, *, paper: str) -> tuple[bool, list[Flowable]]:
+    """Whether the page is turned to landscape, and the flowables of the sheet."""
+    if not sheet.columns:
+        raise PdfError("A standings table needs at least one column.")
+    for row in sheet.rows:
+        if len(row) != len(sheet.columns):
+            raise PdfError(
+                f"A standings row has {len(row)} cells for {len(sheet.columns)} columns: {row!r}."
+            )
+    landscape, widths = _layout(sheet, paper)
+    story: list[Flowable] = [text(sheet.league, TITLE)]
+    story.append(text(f"Standings: {sheet.season}", HEADING))
+    facts = []
+    if sheet.starts_on and sheet.ends_on:
+        facts.append(f"{_day(sheet.starts_on)} to {_day(sheet.ends_on)}")
+    facts.append(f"Printed {_day(sheet.printed_on)}")
+    story.append(text(" · ".join(facts), BODY))
+    story.append(Spacer(0, 3 * mm))
+    story.append(_table(sheet, widths))
+    story.append(Spacer(0, 3 * mm))
+    for line in (sheet.tie_break, sheet.scoring, *sheet.notes):
+        if line:
+            story.append(text(line, SMALL))
+            story.append(Spacer(0, 1 * mm))
+    return landscape, story
+
+
+def build_standings(sheet: StandingsSheet, *, paper: str = "a4") -> bytes:
+    """The standings as a PDF file: the header row repeats on every page."""
+    landscape, story = standings_story(sheet, paper=paper)
+    footer = f"{title_of(sheet)} · printed {_day(sheet.printed_on)} · Hand and Foot scorekeeper"
+    return render(story, paper=paper, title=title_of(sheet), footer=footer, landscape=landscape)

@@ -1,0 +1,46 @@
+"""The start page's form: the form itself is `start_fields` (plain Python, packed for the phone
+too); the names the views and documents use stay here."""
+
+from scorekeeper.portable.start_fields import (
+    CHOICES,
+    DEFAULT_TEAM_SIZE,
+    LABELS,
+    MAX_SIDE_SLOTS,
+    NAME_MAX,
+    PlayerSlot,
+    RuleField,
+    SideSlot,
+    SideSpec,
+    StartForm,
+    at_slots,
+    build,
+    default_name,
+    error_key,
+    overrides_from,
+    parse_sides,
+    read_start,
+    rule_values,
+    team_size,
+)
+
+__all__ = [
+    "error_key",
+    "CHOICES",
+    "DEFAULT_TEAM_SIZE",
+    "LABELS",
+    "MAX_SIDE_SLOTS",
+    "NAME_MAX",
+    "PlayerSlot",
+    "RuleField",
+    "SideSlot",
+    "SideSpec",
+    "StartForm",
+    "at_slots",
+    "build",
+    "default_name",
+    "overrides_from",
+    "parse_sides",
+    "read_start",
+    "rule_values",
+    "team_size",
+]

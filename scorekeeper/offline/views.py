@@ -1,0 +1,147 @@
+"""The offline sync API (static/js/offline.js): JSON in and out, the CSRF token in the
+X-CSRFToken header. What each answer means is in docs/offline-sync.md; the decisions are in
+`scorekeeper.offline.sync`."""
+
+import functools
+import logging
+from collections.abc import Callable
+
+from django.db import OperationalError
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.http.request import RawPostDataException
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags
+from django.views import csrf
+from django.views.decorators.http import require_GET, require_POST
+
+from scorekeeper import busy, engine
+from scorekeeper.access import can_score, grant_scoring
+from scorekeeper.games import live
+from scorekeeper.models import Game
+from scorekeeper.offline import sync
+
+logger = logging.getLogger(__name__)
+
+NO_GAME = (
+    "There is no game at this address on the server. If it was started on this phone, "
+    "it is sent first."
+)
+
+CSRF_REFUSED = (
+    "Nothing was saved: this phone's pass for the site is out of date. Open the game page "
+    "while online, then send again."
+)
+
+
+def _errors(errors: list[engine.FieldError], status: int = 400) -> JsonResponse:
+    return JsonResponse(
+        {"errors": [{"key": e.path or "__all__", "message": e.message} for e in errors]},
+        status=status,
+    )
+
+
+def _said(key: str, message: str, status: int) -> JsonResponse:
+    return _errors([engine.FieldError(key, message)], status)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A JSON request refused by the CSRF check: 403 in JSON, under the key `csrf`, so that
+    the phone can tell it from a game it may not score; any other request gets Django's page."""
+    if request.content_type != "application/json":
+        return csrf.csrf_failure(request, reason)
+    logger.warning("CSRF refused a JSON request (%s): %s", reason, request.path)
+    return _said("csrf", CSRF_REFUSED, 403)
+
+
+def _body(request: HttpRequest) -> bytes:
+    try:
+        return request.body
+    except RawPostDataException:
+        # A form post, not JSON: the CSRF check has read it already, and it is not a round.
+        return b""
+
+
+def _busy_as_json(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A write that found the database busy answers 503 with the busy message (rolled back, so
+    the phone sends the same request again), as JSON rather than the busy page."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except OperationalError as error:
+            if not busy.is_busy(error):
+                raise
+            logger.warning("Database busy past its timeout: %s %s", request.method, request.path)
+            response = _said("__all__", busy.BUSY, 503)
+            response["Retry-After"] = "1"
+            return response
+
+    return wrapped
+
+
+@require_GET
+def game_offline(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The game as a phone keeps it to score offline, and whether this phone may score it."""
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None:
+        return _said("__all__", NO_GAME, 404)
+    scorer = can_score(request, game)
+    # Whether this phone may score is part of the answer: joining by the scorer link changes it
+    # though the game has not changed.
+    etag = live.game_etag(game.updated_at)[:-1] + ('-s"' if scorer else '-v"')
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse({**sync.game_snapshot(game), "can_score": scorer})
+    response["ETag"] = etag
+    # This phone's copy only, and asked again each time: another phone's round must show.
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+@require_POST
+@_busy_as_json
+def game_create(request: HttpRequest) -> HttpResponse:
+    """Create a game started offline; 201 created, 200 when this phone created it already."""
+    try:
+        sent = sync.game_sent(_body(request))
+        made = sync.game_sync_create(
+            public_id=sent.public_id, preset=sent.preset, form=sent.form, user=request.user
+        )
+    except engine.RoundError as error:
+        return _errors(error.errors)
+    if not made.created and not can_score(request, made.game):
+        return _said("id", sync.ID_TAKEN, 409)
+    grant_scoring(request, made.game)
+    return JsonResponse(
+        {"snapshot": sync.game_snapshot(made.game)}, status=201 if made.created else 200
+    )
+
+
+@require_POST
+@_busy_as_json
+def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Store a round scored offline: 201 stored, 200 already stored, 409 another phone's round
+    is at that number, 400 refused (nothing stored)."""
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None:
+        return _said("__all__", NO_GAME, 404)
+    if not can_score(request, game):
+        return _said("__all__", sync.NOT_A_SCORER, 403)
+    try:
+        sent = sync.round_sent(_body(request))
+        synced = sync.round_sync(
+            game=game,
+            key=sent.key,
+            number=sent.number,
+            ended_by=sent.ended_by,
+            entry=sent.entry,
+            place=sent.place,
+            version=sent.version,
+            user=request.user,
+        )
+    except engine.RoundError as error:
+        return _errors(error.errors)
+    status, answer = sync.round_answer(synced, game)
+    return JsonResponse(answer, status=status)

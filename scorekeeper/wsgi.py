@@ -1,9 +1,0 @@
-"""WSGI entry point: `gunicorn scorekeeper.wsgi`."""
-
-import os
-
-from django.core.wsgi import get_wsgi_application
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
-
-application = get_wsgi_application()

@@ -1,0 +1,604 @@
+"""The public league pages: list, league, standings, head to head and club night."""
+
+import datetime
+import html
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.template.defaultfilters import floatformat
+
+from leagues import services
+from leagues.models import League, Membership, Participation
+from leagues.public import views
+from leagues.selectors import SORTS
+from scorekeeper.engine.formatting import MINUS as M
+from scorekeeper.games import services as scores
+from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
+
+OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
+
+
+class _Tables(HTMLParser):
+    """Every table's rows as lists of cell texts, whitespace collapsed, hidden text dropped."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.cell, self.hidden = [], None, 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if self.hidden or "visually-hidden" in (attrs.get("class") or ""):
+            self.hidden += 1
+        elif tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if self.hidden:
+            self.hidden -= 1
+        elif tag in ("td", "th") and self.cell is not None:
+            self.tables[-1][-1].append(" ".join("".join(self.cell).split()))
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None and not self.hidden:
+            self.cell.append(data)
+
+
+def tables(response) -> list[list[list[str]]]:
+    parser = _Tables()
+    parser.feed(response.content.decode())
+    return parser.tables
+
+
+def body_rows(response, index: int = 0) -> list[str]:
+    """The body rows of a table as "cell | cell | ..." lines (the header row left out)."""
+    return [" | ".join(row) for row in tables(response)[index][1:]]
+
+
+def text(response_or_html) -> str:
+    """The visible text, tags and screen-reader-only spans left out."""
+    page = getattr(response_or_html, "content", b"").decode() or response_or_html
+    page = re.sub(r'<span class="visually-hidden">[^<]*</span>', "", page)
+    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", page).split()))
+
+
+def rating(league, player) -> str:
+    # As the page writes it: a true minus sign, never a hyphen.
+    rated = floatformat(Membership.objects.get(league=league, player=player).rating, 1)
+    return rated.replace("-", "\u2212")
+
+
+@pytest.fixture
+def club(league):
+    """Four players over three club nights, with hand-computed records:
+
+    1 Oct  Ann & Bob 500 beat Cat & Dan 300
+    8 Oct  Ann & Cat 400 tie Bob & Dan 400
+    15 Oct Ann & Dan 200 lose to Bob & Cat 600
+    """
+    p = members(league, "Ann", "Bob", "Cat", "Dan")
+    for date, sides, totals in [
+        (OCT[0], [["Ann", "Bob"], ["Cat", "Dan"]], [500, 300]),
+        (OCT[1], [["Ann", "Cat"], ["Bob", "Dan"]], [400, 400]),
+        (OCT[2], [["Ann", "Dan"], ["Bob", "Cat"]], [200, 600]),
+    ]:
+        play(table_game(league, [[p[n] for n in side] for side in sides], date=date), totals)
+    return p
+
+
+@pytest.fixture
+def season(league):
+    return league.seasons.get()
+
+
+# The list ------------------------------------------------------------------------------------
+
+
+def test_the_list_shows_public_leagues_with_rule_set_and_member_count(client, league, club):
+    response = client.get("/leagues/")
+
+    assert response.status_code == 200
+    assert "Thursday Club" in text(response)
+    assert (
+        "Ten Thousand · 4 members House rules: no target score (the rule set's: 10,000); "
+        "1 round (the rule set's: none)"
+    ) in text(response)
+    assert "Start a league" not in text(response)
+
+
+def test_private_and_unlisted_leagues_are_listed_only_for_those_in_them(client, organiser):
+    league_with(organiser, visibility=League.Visibility.PRIVATE)
+    hidden = services.league_create(
+        name="Side Room", slug="side", preset="baskets", user=organiser, visibility="unlisted"
+    )
+    member = UserFactory()
+    services.member_add(league=hidden, name="Mo", account=member, user=organiser)
+
+    assert "Thursday Club" not in text(client.get("/leagues/"))
+    assert "Side Room" not in text(client.get("/leagues/"))
+
+    client.force_login(member)
+    listing = text(client.get("/leagues/"))
+    assert "Side Room" in listing
+    assert "Baskets · 1 member · unlisted" in listing
+    assert "Thursday Club" not in listing
+    assert "Start a league" in listing
+
+    client.force_login(organiser)
+    assert "Thursday Club" in text(client.get("/leagues/"))
+
+
+# Who may look --------------------------------------------------------------------------------
+
+
+def private_pages(league, player, night_id):
+    season = league.seasons.get()
+    return [
+        "/leagues/thursday/",
+        "/leagues/thursday/standings/",
+        f"/leagues/thursday/seasons/{season.pk}/standings/",
+        f"/leagues/thursday/seasons/{season.pk}/head-to-head/",
+        f"/leagues/thursday/players/{player.pk}/",
+        f"/leagues/thursday/nights/{night_id}/",
+    ]
+
+
+def test_a_private_league_is_404_to_strangers_and_open_to_members(client, organiser):
+    league = league_with(organiser, visibility=League.Visibility.PRIVATE)
+    member_user, stranger = UserFactory(), UserFactory()
+    ann = services.member_add(league=league, name="Ann", account=member_user, user=None).player
+    p = members(league, "Bob", "Cat", "Dan")
+    game = table_game(league, [[ann, p["Bob"]], [p["Cat"], p["Dan"]]])
+    play(game, [500, 300])
+    pages = private_pages(league, ann, game.night_id)
+
+    for url in pages:
+        assert client.get(url).status_code == 404, url
+    client.force_login(stranger)
+    for url in pages:
+        assert client.get(url).status_code == 404, url
+    client.force_login(member_user)
+    for url in pages:
+        assert client.get(url).status_code == 200, url
+    client.force_login(organiser)
+    for url in pages:
+        assert client.get(url).status_code == 200, url
+
+
+def test_unknown_things_are_404(client, league, club, season, organiser):
+    other = services.league_create(name="Friday", slug="friday", preset="baskets", user=organiser)
+    services.season_create(
+        league=other,
+        name="Spring",
+        starts_on=datetime.date(2027, 3, 1),
+        ends_on=datetime.date(2027, 5, 31),
+        user=None,
+    )
+    stranger = services.member_add(league=other, name="Zed", user=None).player
+    night = league.nights.first()
+    for url in [
+        "/leagues/nowhere/",
+        "/leagues/nowhere/standings/",
+        "/leagues/thursday/seasons/999999/standings/",
+        f"/leagues/thursday/seasons/{other.seasons.get().pk}/standings/",
+        "/leagues/thursday/seasons/999999/head-to-head/",
+        f"/leagues/thursday/players/{stranger.pk}/",
+        "/leagues/thursday/players/99999999999999999999/",
+        "/leagues/thursday/nights/999999/",
+        f"/leagues/friday/nights/{night.pk}/",
+    ]:
+        assert client.get(url).status_code == 404, url
+
+
+# The league ----------------------------------------------------------------------------------
+
+
+def test_the_league_page_shows_the_current_season_and_its_top_standings(
+    client, league, club, monkeypatch
+):
+    spring = services.season_create(
+        league=league,
+        name="Spring 2027",
+        starts_on=datetime.date(2027, 3, 1),
+        ends_on=datetime.date(2027, 5, 31),
+        user=None,
+    )
+    night = league.nights.get(date=OCT[2])
+    monkeypatch.setattr(views, "_today", lambda: datetime.date(2026, 10, 20))
+
+    response = client.get("/leagues/thursday/")
+
+    page = text(response)
+    assert (
+        "Rule set Ten Thousand House rules: no target score (the rule set's: 10,000); "
+        "1 round (the rule set's: none) Play"
+    ) in page
+    assert "League points Win 2, tie 1, loss 0." in page
+    assert "<h2>Autumn 2026</h2>" in response.content.decode()
+    assert [row.split(" | ")[1] for row in body_rows(response)] == ["Bob", "Cat", "Ann", "Dan"]
+    assert f'href="/leagues/thursday/nights/{night.pk}/"' in response.content.decode()
+    assert "Thursday 15 Oct 2026" in page
+    assert f'href="/leagues/thursday/seasons/{spring.pk}/standings/"' in response.content.decode()
+    # Organiser links only for organisers.
+    assert "/leagues/thursday/edit/" not in response.content.decode()
+
+    # Between seasons, the latest one is shown.
+    monkeypatch.setattr(views, "_today", lambda: datetime.date(2026, 12, 20))
+    response = client.get("/leagues/thursday/")
+    assert "<h2>Spring 2027</h2>" in response.content.decode()
+    assert "No games counted in this season yet." in text(response)
+
+
+def test_the_league_and_its_season_each_say_which_house_rules(
+    client, league, organiser, monkeypatch
+):
+    season_rules = (
+        "House rules: no target score (the rule set's: 10,000); 1 round (the rule set's: none)"
+    )
+    # The league changes its house rules after the season froze its own.
+    services.league_update(
+        league=league, user=organiser, house_rules={"decks": 4, "going_out_bonus": 200}
+    )
+    monkeypatch.setattr(views, "_today", lambda: datetime.date(2026, 10, 20))
+    season = league.seasons.get()
+
+    league_page = text(client.get("/leagues/thursday/"))
+    season_page = text(client.get(f"/leagues/thursday/seasons/{season.pk}/standings/"))
+
+    assert (
+        "Rule set Ten Thousand House rules: 4 decks (the rule set's: 3); going-out bonus 200 "
+        "(the rule set's: 100) Play"
+    ) in league_page
+    assert f"Autumn 2026 1 Sep 2026 to 30 Nov 2026 {season_rules} " in league_page
+    assert f"Standings: Autumn 2026 1 Sep 2026 to 30 Nov 2026 {season_rules} " in season_page
+
+
+def test_a_league_on_the_preset_mentions_no_house_rules(client, organiser):
+    services.league_create(name="Plain", slug="plain", preset="contract", user=organiser)
+
+    assert "House rules" not in text(client.get("/leagues/plain/"))
+    assert "Contract · 0 members" in text(client.get("/leagues/"))
+
+
+def test_the_league_page_shows_ten_standings_and_a_link_to_the_rest(client, league, monkeypatch):
+    monkeypatch.setattr(views, "_today", lambda: OCT[0])
+    players = list(members(league, *(f"P{n:02}" for n in range(12))).values())
+    for t in range(3):
+        four = players[4 * t : 4 * t + 4]
+        play(table_game(league, [four[:2], four[2:]], table=t + 1), [500, 300])
+
+    response = client.get("/leagues/thursday/")
+
+    assert len(body_rows(response)) == 10
+    assert "Full standings" in text(response)
+
+
+def test_organisers_see_their_links(client, league, club, organiser):
+    client.force_login(organiser)
+    night = league.nights.first()
+
+    league_page = client.get("/leagues/thursday/").content.decode()
+    night_page = client.get(f"/leagues/thursday/nights/{night.pk}/").content.decode()
+
+    for url in [
+        "/leagues/thursday/edit/",
+        "/leagues/thursday/members/",
+        "/leagues/thursday/nights/new/",
+        "/leagues/thursday/seasons/new/",
+        "/leagues/thursday/audit/",
+    ]:
+        assert f'href="{url}"' in league_page, url
+    # Its one game finished, so the night closed by itself: it offers reopening only.
+    assert f'href="/leagues/thursday/nights/{night.pk}/reopen/"' in night_page
+    game = night.games.get()
+    assert f'href="/leagues/thursday/games/{game.pk}/void/"' in night_page
+    services.night_reopen(night=night, user=organiser)
+    night_page = client.get(f"/leagues/thursday/nights/{night.pk}/").content.decode()
+    for url in ["seating/", "arrivals/", "close/"]:
+        assert f'href="/leagues/thursday/nights/{night.pk}/{url}"' in night_page, url
+    # Every seated table has started: nothing is left to start.
+    assert f'href="/leagues/thursday/nights/{night.pk}/start/"' not in night_page
+
+
+# Standings -----------------------------------------------------------------------------------
+
+
+def test_the_standings_rows_are_what_the_games_give(client, league, club, season):
+    response = client.get(f"/leagues/thursday/seasons/{season.pk}/standings/")
+
+    assert response.status_code == 200
+    r = {name: rating(league, club[name]) for name in club}
+    assert body_rows(response) == [
+        f"1 | Bob | 5 | 3 | 2 | 1 | 0 | 83.3 | 1,500 | 900 | 500.0 | 200.0 | {r['Bob']} | WTW",
+        f"2 | Cat | 3 | 3 | 1 | 1 | 1 | 50 | 1,300 | 1,100 | 433.3 | 66.7 | {r['Cat']} | WTL",
+        f"3 | Ann | 3 | 3 | 1 | 1 | 1 | 50 | 1,100 | 1,300 | 366.7 | {M}66.7 | {r['Ann']} | LTW",
+        f"4 | Dan | 1 | 3 | 0 | 1 | 2 | 16.7 | 900 | 1,500 | 300.0 | {M}200.0 | {r['Dan']} | LTL",
+    ]
+    page = response.content.decode()
+    assert 'aria-label="Win, tie, win, newest first"' in page
+    assert (
+        "Ranked by league points, then wins, then win % (a tie counts half a win), then average "
+        "margin, then points for. Players level on all of these share a rank, shown as “=1”, "
+        "and are listed by name. # is that standing rank, whichever column the table is sorted by."
+    ) in text(response)
+    assert "League points for a game: Win 2, tie 1, loss 0." in text(response)
+    assert f'href="/leagues/thursday/seasons/{season.pk}/head-to-head/"' in page
+
+
+def test_all_time_standings_cover_every_season(client, league, club):
+    response = client.get("/leagues/thursday/standings/")
+
+    assert [row.split(" | ")[1] for row in body_rows(response)] == ["Bob", "Cat", "Ann", "Dan"]
+    assert '<a href="/leagues/thursday/standings/" aria-current="page">All time</a>' in (
+        response.content.decode()
+    )
+
+
+def test_total_scoring_explains_itself_and_ranks_by_points(client, organiser):
+    league = league_with(organiser, scoring=League.Scoring.TOTAL)
+    p = members(league, "Ann", "Bob", "Cat", "Dan")
+    play(table_game(league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]]), [500, 300])
+
+    response = client.get("/leagues/thursday/standings/")
+
+    assert "League points are the total points scored." in text(response)
+    # Ann and Bob won the same game together: nothing separates them, so they share the top.
+    assert [row.split(" | ")[:10] for row in body_rows(response)] == [
+        ["=1", "Ann", "500", "1", "1", "0", "0", "100", "500", "300"],
+        ["=1", "Bob", "500", "1", "1", "0", "0", "100", "500", "300"],
+        ["=3", "Cat", "300", "1", "0", "0", "1", "0", "300", "500"],
+        ["=3", "Dan", "300", "1", "0", "0", "1", "0", "300", "500"],
+    ]
+
+
+def test_unrated_players_show_a_dash(client, league, club, season):
+    Membership.objects.filter(league=league, player=club["Dan"]).update(rated_games=0)
+
+    response = client.get("/leagues/thursday/standings/")
+
+    assert body_rows(response)[3].split(" | ")[12] == "–"
+
+
+def test_a_seasons_table_shows_the_rating_its_last_game_left(client, league, club, season):
+    dan = (
+        Participation.objects.filter(player=club["Dan"], counted=True)
+        .order_by("-league_game__ledger")
+        .first()
+    )
+    Membership.objects.filter(league=league, player=club["Dan"]).update(mu=40.0, sigma=1.0)
+
+    season_page = client.get(f"/leagues/thursday/seasons/{season.pk}/standings/")
+    all_time = client.get("/leagues/thursday/standings/")
+
+    expected = f"{dan.mu_after - 3 * dan.sigma_after:.1f}".replace("-", "\u2212")
+    assert body_rows(season_page)[3].split(" | ")[12] == expected
+    assert body_rows(all_time)[3].split(" | ")[12] == "37.0"
+
+
+BY_EACH_COLUMN = [
+    ("name", "asc", "Ann Bob Cat Dan"),
+    ("name", "desc", "Dan Cat Bob Ann"),
+    ("games", "desc", "Bob Cat Ann Dan"),
+    ("wins", "desc", "Bob Cat Ann Dan"),
+    ("ties", "desc", "Bob Cat Ann Dan"),
+    ("losses", "desc", "Dan Cat Ann Bob"),
+    ("losses", "asc", "Bob Cat Ann Dan"),
+    ("win_pct", "desc", "Bob Cat Ann Dan"),
+    ("points_for", "desc", "Bob Cat Ann Dan"),
+    ("points_for", "asc", "Dan Ann Cat Bob"),
+    ("points_against", "desc", "Dan Ann Cat Bob"),
+    ("avg_score", "desc", "Bob Cat Ann Dan"),
+    ("avg_margin", "desc", "Bob Cat Ann Dan"),
+    ("avg_margin", "asc", "Dan Ann Cat Bob"),
+    ("league_points", "desc", "Bob Cat Ann Dan"),
+    ("league_points", "asc", "Dan Cat Ann Bob"),
+]
+
+
+def test_sorting_by_each_column(client, league, club, season):
+    url = f"/leagues/thursday/seasons/{season.pk}/standings/"
+    for sort, order, expected in BY_EACH_COLUMN:
+        response = client.get(url, {"sort": sort, "order": order})
+
+        names = [row.split(" | ")[1] for row in body_rows(response)]
+        assert names == expected.split(), (sort, order)
+        page = response.content.decode()
+        assert page.count("aria-sort=") == 1
+        flipped = "asc" if order == "desc" else "desc"
+        aria_sort = "descending" if order == "desc" else "ascending"
+        # The sorted header says how it is sorted, and its link turns the order round.
+        assert re.search(
+            rf'<th scope="col"(?: class="player")? aria-sort="{aria_sort}">'
+            rf'\s*<a href="{url}\?sort={sort}&amp;order={flipped}" hx-get="{url}\?sort={sort}'
+            rf'&amp;order={flipped}" hx-target="#standings-table" hx-swap="outerHTML" '
+            rf'hx-push-url="true">{re.escape(SORTS[sort])}',
+            page,
+        ), (sort, order)
+
+
+def test_sorting_by_rating(client, league, club, season):
+    ratings = {name: Membership.objects.get(player=p).rating for name, p in club.items()}
+
+    response = client.get(
+        f"/leagues/thursday/seasons/{season.pk}/standings/", {"sort": "rating", "order": "desc"}
+    )
+
+    names = [row.split(" | ")[1] for row in body_rows(response)]
+    assert names == sorted(ratings, key=ratings.get, reverse=True)
+
+
+def test_every_column_is_sortable(client, league, club):
+    page = client.get("/leagues/thursday/standings/").content.decode()
+
+    for key in SORTS:
+        assert f'href="/leagues/thursday/standings/?sort={key}&amp;order=' in page, key
+
+
+@pytest.mark.parametrize(
+    "query", [{"sort": "bogus"}, {"sort": "rating; drop", "order": "sideways"}, {"order": "up"}]
+)
+def test_a_bogus_sort_falls_back_to_league_points(client, league, club, query):
+    response = client.get("/leagues/thursday/standings/", query)
+
+    assert response.status_code == 200
+    assert [row.split(" | ")[1] for row in body_rows(response)] == ["Bob", "Cat", "Ann", "Dan"]
+    assert re.search(r'aria-sort="descending">\s*<a[^>]*>League points', response.content.decode())
+
+
+def test_htmx_gets_the_table_alone(client, league, club):
+    response = client.get(
+        "/leagues/thursday/standings/", {"sort": "name", "order": "asc"}, HTTP_HX_REQUEST="true"
+    )
+
+    page = response.content.decode()
+    assert page.lstrip().startswith('<div class="standings-box" id="standings-table">')
+    assert "<html" not in page
+    assert [row.split(" | ")[1] for row in body_rows(response)] == ["Ann", "Bob", "Cat", "Dan"]
+    assert "HX-Request" in response["Vary"]
+
+
+def test_a_history_restore_gets_the_whole_page(client, league, club):
+    response = client.get(
+        "/leagues/thursday/standings/",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_HISTORY_RESTORE_REQUEST="true",
+    )
+
+    assert "<html" in response.content.decode()
+
+
+# Head to head --------------------------------------------------------------------------------
+
+
+def test_head_to_head_cells(client, league, club, season):
+    response = client.get(f"/leagues/thursday/seasons/{season.pk}/head-to-head/")
+
+    assert response.status_code == 200
+    header, *rows = tables(response)[0]
+    assert header == ["", "Bob", "Cat", "Ann", "Dan"]
+    assert [" | ".join(row) for row in rows] == [
+        "Bob |  | 1–1–0 | 1–1–0 | 2–0–0",
+        "Cat | 0–1–1 |  | 1–0–1 | 1–1–0",
+        "Ann | 0–1–1 | 1–0–1 |  | 1–1–0",
+        "Dan | 0–0–2 | 0–1–1 | 0–1–1 | ",
+    ]
+    page = response.content.decode()
+    assert '<td class="self"></td>' in page
+    assert '<div class="table-wrap h2h-scroll" role="region"' in page
+    assert '<th scope="col"><a href="/leagues/thursday/players/' in page
+    assert '<th scope="row"><a href="/leagues/thursday/players/' in page
+    assert "wins–ties–losses" in text(response)
+
+
+def test_head_to_head_without_ties_shows_wins_and_losses(client, league, season):
+    p = members(league, "Ann", "Bob", "Cat", "Dan")
+    play(table_game(league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]]), [500, 300])
+
+    response = client.get(f"/leagues/thursday/seasons/{season.pk}/head-to-head/")
+
+    rows = [" | ".join(row) for row in tables(response)[0][1:]]
+    assert rows[0] == "Ann |  | · | 1–0 | 1–0"
+    assert rows[2] == "Cat | 0–1 | 0–1 |  | ·"
+
+
+# Club night ----------------------------------------------------------------------------------
+
+
+def rounds(league_game, *totals_by_round):
+    """Rounds in which the stock runs out and each side scores what it melded."""
+    for number, totals in enumerate(totals_by_round, start=1):
+        scores.round_record(
+            game=league_game.game,
+            number=number,
+            ended_by="stock_exhausted",
+            entry=[{"melded_points": total} for total in totals],
+        )
+
+
+@pytest.fixture
+def busy_night(organiser):
+    """Games of two rounds. Table 1 finished, table 2 playing (one round in), table 3 voided,
+    table 4 seated but not started; Eve sits out and Fay, late, waits for a seat."""
+    league = league_with(organiser, house_rules={"rounds": 2})
+    names = ["Ann", "Bob", "Cat", "Dan", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max", "Ned"]
+    p = members(league, *names, "Eve", "Fay")
+    first = table_game(league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]])
+    rounds(first, [500, 300], [200, 100])
+    second = table_game(league, [[p["Gus"], p["Hal"]], [p["Ivy"], p["Jo"]]])
+    rounds(second, [250, 400])
+    voided = table_game(league, [[p["Max"]], [p["Ned"]]])
+    rounds(voided, [100, 900], [100, 100])
+    services.game_void(league_game=voided, reason="Misdeal", user=None)
+    night = first.night
+    for name in ("Eve", "Kit", "Lou"):
+        services.night_arrival(night=night, player=p[name], user=None)
+    seated = [
+        services.SeatChoice(a.player_id, a.table, a.side)
+        for a in night.attendances.filter(table__isnull=False)
+    ]
+    services.night_seating_set(
+        night=night,
+        choices=[
+            *seated,
+            services.SeatChoice(p["Kit"].pk, 4, 0),
+            services.SeatChoice(p["Lou"].pk, 4, 1),
+        ],
+        user=None,
+    )
+    services.night_arrival(night=night, player=p["Fay"], user=None)
+    # Eve came late too, but the seating left her out: sitting out, not waiting.
+    night.attendances.filter(player=p["Eve"]).update(arrived_late=False)
+    return night, {"first": first, "second": second, "voided": voided}
+
+
+def test_the_night_page_shows_tables_games_and_who_waits(client, busy_night):
+    night, games = busy_night
+
+    response = client.get(f"/leagues/thursday/nights/{night.pk}/")
+
+    assert response.status_code == 200
+    page = text(response)
+    assert "Club night, Thursday 1 October 2026" in page
+    assert "Autumn 2026" in page
+    assert "Table 1 finished Ann & Bob 700 ★ Cat & Dan 400 Ann & Bob won after 2 rounds" in page
+    assert "Table 2 playing Gus & Hal 250 Ivy & Jo 400 1 round played" in page
+    assert "Table 3 voided Max 200 Ned 1,000 ★ Ned won after 2 rounds · voided: Misdeal" in page
+    assert "Table 4 not started Kit Lou" in page
+    assert "14 players:" in page
+    assert "Sitting out: Eve" in page
+    assert "Waiting for a seat: Fay" in page
+    html = response.content.decode()
+    for key in ("first", "second", "voided"):
+        assert f'href="/g/{games[key].game.public_id}/"' in html
+    assert "/void/" not in html
+
+
+def test_the_night_results_refresh_themselves_while_tables_play(client, busy_night):
+    night, _ = busy_night
+    url = f"/leagues/thursday/nights/{night.pk}/"
+
+    page = client.get(url).content.decode()
+    fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+    assert (
+        f'<section id="night-results" hx-get="{url}" hx-trigger="every 15s" '
+        'hx-select="#night-results" hx-swap="outerHTML">'
+    ) in page
+    assert fragment.lstrip().startswith('<section id="night-results"')
+    assert "<html" not in fragment
+    assert "Table 2 playing" in text(fragment)
+
+
+def test_a_finished_past_night_does_not_poll(client, league, club, monkeypatch):
+    monkeypatch.setattr(views, "_today", lambda: datetime.date(2026, 11, 1))
+    night = league.nights.get(date=OCT[0])
+
+    page = client.get(f"/leagues/thursday/nights/{night.pk}/").content.decode()
+
+    assert '<section id="night-results">' in page
+    assert "every 15s" not in page

@@ -1,0 +1,394 @@
+"""The phone's offline game: the game page, the live breakdown, a game started offline and the
+round form, each as the server's own pages give them for the same game and the same fields."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from scorekeeper import engine
+from scorekeeper.games.scoring import preview_round, status_for
+from scorekeeper.games.selectors import game_get, game_view
+from scorekeeper.models import Game
+from scorekeeper.portable import phone
+from scorekeeper.rounds import entry as round_entry
+from tests.offline_games import PRESETS, next_round_form, played_game, snapshot
+from tests.scorekeeper.conftest import round_form, start_form
+
+ROUND_1 = {
+    "number": 1,
+    "ended_by": "stock_exhausted",
+    "entry": [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}],
+    "key": None,
+}
+WAITING_2 = {
+    "key": "k2",
+    "number": 2,
+    "ended_by": "stock_exhausted",
+    "entry": [{"melded_points": 100, "hand_points": 5}, {"melded_points": 300}],
+}
+# The server's round form posts these beside the fields a round is made of.
+NOT_FIELDS = {"csrfmiddlewaretoken", "round_number", "round_version", "confirm"}
+
+
+def baskets_game() -> dict:
+    """Ann and Bob's Baskets game as the phone keeps it, Bob dealing first, one round played."""
+    started = phone.start_game(
+        "baskets", {"side0-player0": "Ann", "side1-player0": "Bob", "first_dealer": "1-0"}, "g1"
+    )
+    return {**started["snapshot"], "rounds": [ROUND_1]}
+
+
+def scores(*rows):
+    return [
+        {
+            "side": side,
+            "points": points,
+            "points_text": points_text,
+            "total": total,
+            "total_text": str(total),
+        }
+        for side, points, points_text, total in rows
+    ]
+
+
+def test_the_game_view_gives_rounds_totals_dealer_and_melds_with_their_text():
+    assert phone.game_view(baskets_game(), []) == {
+        "id": "g1",
+        "sides": ["Ann", "Bob"],
+        "rounds": [
+            {
+                "number": 1,
+                "waiting": False,
+                "key": None,
+                "scores": scores(("Ann", 50, "+50", 50), ("Bob", 25, "+25", 25)),
+            }
+        ],
+        "totals": [
+            {"side": "Ann", "total": 50, "total_text": "50"},
+            {"side": "Bob", "total": 25, "total_text": "25"},
+        ],
+        "next_round": 2,
+        "dealer": "Ann",
+        "meld_requirement": [
+            {"side": "Ann", "points": 50, "points_text": "50"},
+            {"side": "Bob", "points": 50, "points_text": "50"},
+        ],
+        "finished": False,
+        "winner": None,
+        "tie": False,
+        "leader_text": "Ann leads by 25",
+        "to_win": [
+            "Ann needs 4,950 more to win (target 5,000)",
+            "Bob needs 4,975 more to win (target 5,000)",
+        ],
+        "to_win_text": "Ann needs 4,950 more to win (target 5,000) · "
+        "Bob needs 4,975 more to win (target 5,000)",
+        "errors": [],
+        "left_out": [],
+    }
+
+
+def test_a_waiting_round_counts_in_the_totals_the_dealer_and_the_next_round():
+    game = baskets_game()
+    before = phone.game_view(game, [])
+    after = phone.game_view(game, [WAITING_2])
+    assert [r["waiting"] for r in before["rounds"]] == [False]
+    assert after["left_out"] == []
+    assert [(r["number"], r["waiting"], r["key"]) for r in after["rounds"]] == [
+        (1, False, None),
+        (2, True, "k2"),
+    ]
+    assert after["rounds"][1]["scores"] == scores(
+        ("Ann", 95, "+95", 145), ("Bob", 300, "+300", 325)
+    )
+    assert (before["next_round"], before["dealer"], before["leader_text"]) == (
+        2,
+        "Ann",
+        "Ann leads by 25",
+    )
+    assert (after["next_round"], after["dealer"], after["leader_text"]) == (
+        3,
+        "Bob",
+        "Bob leads by 180",
+    )
+
+
+def test_a_waiting_round_the_engine_refuses_is_left_out_with_those_after_it_and_its_reason():
+    refused = {**WAITING_2, "entry": [{"melded_points": 7}, {}]}
+    after = {**WAITING_2, "key": "k3", "number": 3}
+    view = phone.game_view(baskets_game(), [refused, after])
+    assert [r["number"] for r in view["rounds"]] == [1]
+    assert view["next_round"] == 2
+    assert view["left_out"] == ["k2", "k3"]
+    assert view["errors"] == [
+        {
+            "key": "__all__",
+            "message": "Ann's melded points must be a multiple of 5, since every card is, not 7.",
+        }
+    ]
+
+
+def test_the_waiting_rounds_before_a_refused_one_still_count():
+    refused = {**WAITING_2, "key": "k3", "number": 3, "entry": [{"melded_points": 7}, {}]}
+    view = phone.game_view(baskets_game(), [WAITING_2, refused])
+    assert [(r["number"], r["key"]) for r in view["rounds"]] == [(1, None), (2, "k2")]
+    assert view["left_out"] == ["k3"]
+    assert [t["total"] for t in view["totals"]] == [145, 325]
+
+
+def test_the_live_breakdown_gives_the_entry_each_sides_lines_and_the_totals_after():
+    form = {
+        "round_number": "2",
+        "went_out": "stock",
+        "s0-melded_points": "100",
+        "s0-hand_points": "5",
+        "s1-melded_cards-K": "3",
+        "s1-hand_points": "15",
+    }
+
+    def line(label, points, text):
+        return {
+            "label": label,
+            "points": points,
+            "points_text": text,
+            "count": None,
+            "each": None,
+            "count_text": "",
+        }
+
+    assert phone.round_preview(baskets_game(), [], form) == {
+        "ok": True,
+        "errors": [],
+        "number": 2,
+        "ended_by": "stock_exhausted",
+        "entry": [
+            {"melded_points": 100, "hand_points": 5},
+            {"melded_cards": {"K": 3}, "hand_points": 15},
+        ],
+        "counted": {"s1-melded_points": 30},
+        "sides": [
+            {
+                "name": "Ann",
+                "total": 95,
+                "total_text": "+95",
+                "lines": [
+                    line("Cards melded", 100, "+100"),
+                    line("Cards left in biscuits and buns", -5, "\N{MINUS SIGN}5"),
+                ],
+            },
+            {
+                "name": "Bob",
+                "total": 15,
+                "total_text": "+15",
+                "lines": [
+                    line("Cards melded", 30, "+30"),
+                    line("Cards left in biscuits and buns", -15, "\N{MINUS SIGN}15"),
+                ],
+            },
+        ],
+        "totals_after": [
+            {"side": "Ann", "total": 145, "total_text": "145"},
+            {"side": "Bob", "total": 40, "total_text": "40"},
+        ],
+    }
+
+
+def test_the_live_breakdown_puts_each_error_at_its_field_and_shows_no_lines():
+    preview = phone.round_preview(
+        baskets_game(), [], {"round_number": "2", "s0-melded_points": "abc"}
+    )
+    assert (preview["ok"], preview["sides"], preview["totals_after"]) == (False, [], [])
+    assert preview["errors"] == [
+        {
+            "key": "went_out",
+            "message": "Choose the player that went out, or that the stock ran out.",
+        },
+        {
+            "key": "went_out",
+            "message": "The round ended by going out, but no player went out: mark the player "
+            "that went out, or say that the stock ran out.",
+        },
+        {
+            "key": "s0-melded_points",
+            "message": 'Ann\'s melded points must be a whole number of 0 or more, not "abc".',
+        },
+    ]
+
+
+def test_a_correction_previews_the_round_in_its_place_among_the_waiting_ones():
+    form = round_entry.values_from_entry(
+        engine.RULESETS["baskets"], "stock_exhausted", [{"melded_points": 60}, {}]
+    )
+    preview = phone.round_preview(baskets_game(), [WAITING_2], {**form, "round_number": "1"})
+    assert preview["number"] == 1
+    assert preview["totals_after"] == [
+        {"side": "Ann", "total": 60, "total_text": "60"},
+        {"side": "Bob", "total": 0, "total_text": "0"},
+    ]
+
+
+def test_a_round_past_the_next_one_is_refused_in_words():
+    preview = phone.round_preview(baskets_game(), [], {"round_number": "4", "went_out": "stock"})
+    assert preview["errors"] == [
+        {
+            "key": "__all__",
+            "message": "The game is at round 2, so round 4 cannot be entered yet.",
+        }
+    ]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_game_view_has_the_servers_totals_dealer_and_melds(db, preset):
+    game, _ = played_game(preset)
+    view = phone.game_view(snapshot(game), [])
+    # As the game page loads it: game_get orders each round's scores by seat.
+    server = game_view(game_get(game.public_id))
+    status = status_for(game, server.sides, server.rounds)
+    assert [t["total"] for t in view["totals"]] == [status.totals[s.name] for s in server.sides]
+    assert [t["total"] for t in view["totals"]] == server.totals
+    assert view["dealer"] == server.dealer.player
+    assert [m["points"] for m in view["meld_requirement"]] == server.meld
+    assert [[s["points"] for s in r["scores"]] for r in view["rounds"]] == [
+        [score.points for score in scores] for _, scores in server.rows
+    ]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_preview_entry_is_what_the_round_page_stores_for_the_same_fields(db, preset):
+    game, planned = played_game(preset)
+    client = Client()
+    client.get(f"/g/{game.public_id}/join/{game.scorer_token}/")
+    form = next_round_form(game, planned[0])
+    preview = phone.round_preview(snapshot(game), [], form)
+    response = client.post(f"/g/{game.public_id}/rounds/new/", form)
+    assert response.status_code == 302
+    stored = game.rounds.get(number=preview["number"])
+    assert (preview["ended_by"], preview["entry"]) == (stored.ended_by, stored.entry)
+    assert [s["total"] for s in preview["sides"]] == [
+        score.points for score in stored.scores.order_by("side__position")
+    ]
+    assert [t["total"] for t in preview["totals_after"]] == [
+        side.total for side in game.sides.order_by("position")
+    ]
+
+
+@pytest.mark.parametrize("preset", ["baskets", "four-rounds"])
+def test_a_refused_preview_has_the_errors_the_round_page_shows(db, preset):
+    game, _ = played_game(preset)
+    view = game_view(game_get(game.public_id))
+    form = {**round_form(view.rules, number=4), "s0-melded_points": "12", "s1-hand_points": "x"}
+    preview = phone.round_preview(snapshot(game), [], form)
+    dealer = view.dealer.side_index
+    ended_by, entry, problems = round_entry.parse(view.rules, view.sides, form, dealer)
+    _, errors = preview_round(game, view.sides, view.rounds, 4, ended_by, entry)
+    page = round_entry.build(view.rules, view.sides, form, dealer, [*problems, *errors])
+    shown = {(key, message) for key, messages in page.slots() for message in messages}
+    assert preview["ok"] is False
+    assert {(e["key"], e["message"]) for e in preview["errors"]} == shown
+
+
+def test_a_game_started_offline_is_a_snapshot_with_the_rules_frozen():
+    started = phone.start_game("baskets", start_form("baskets"), "Zq3")
+    assert started["ok"] is True
+    assert started["errors"] == []
+    game = started["snapshot"]
+    assert {k: v for k, v in game.items() if k != "rules"} == {
+        "id": "Zq3",
+        "preset": "baskets",
+        "sides": ["Ann", "Bob"],
+        "players": [[], []],
+        "decks": None,
+        "first_dealer": 0,
+        "ended_by_hand": False,
+        "finished": False,
+        "rounds": [],
+        "version": None,
+        "title": "Ann vs Bob",
+    }
+    assert game["rules"] == {
+        "base": "baskets",
+        "overrides": engine.RULESETS["baskets"].parameters(),
+    }
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_game_started_offline_is_the_game_the_start_page_makes(db, preset):
+    started = phone.start_game(preset, start_form(preset), "Zq3")["snapshot"]
+    response = Client().post(f"/games/new/{preset}/", start_form(preset))
+    assert response.status_code == 302
+    made = snapshot(Game.objects.get())
+    keep = ("preset", "rules", "sides", "players", "decks", "first_dealer", "rounds", "title")
+    assert {k: started[k] for k in keep} == {k: made[k] for k in keep}
+
+
+def test_a_start_form_with_problems_gives_each_at_its_field():
+    started = phone.start_game("baskets", {"side0-player0": "Ann", "rule-target_score": "-5"}, "g")
+    assert started == {
+        "ok": False,
+        "errors": [
+            {"key": "sides", "message": "Baskets needs at least 2 players; name 1 more."},
+            {"key": "first_dealer", "message": "Choose who deals first: tap the circle by a name."},
+            {
+                "key": "rule-target_score",
+                "message": "The target score must be a whole number from 1 to 100,000,000 or "
+                "left empty, not \N{MINUS SIGN}5.",
+            },
+        ],
+        "snapshot": None,
+    }
+
+
+def test_an_unknown_rule_set_is_refused_naming_the_ones_there_are():
+    assert phone.start_game("poker", {}, "g")["errors"] == [
+        {
+            "key": "__all__",
+            "message": "There is no rule set called poker; choose one of baskets, contract, "
+            "cutthroat, four-rounds, sevens or ten-thousand.",
+        }
+    ]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_round_form_has_the_fields_of_the_servers_round_page(db, preset):
+    game, _ = played_game(preset)
+    client = Client()
+    client.get(f"/g/{game.public_id}/join/{game.scorer_token}/")
+    page = client.get(f"/g/{game.public_id}/rounds/new/").content.decode()
+    names = set(re.findall(r'<(?:input|select|textarea)[^>]* name="([^"]+)"', page)) - NOT_FIELDS
+    drawn = phone.round_form(snapshot(game), [])
+    keys = {"went_out"}
+    for side in drawn["sides"]:
+        keys |= {f["key"] for f in side["fields"]}
+        keys |= {card["key"] for pile in ("melded", "hand") for card in side[pile]["cards"]}
+        keys |= {key for book in side["open_books"] for key in book.values()}
+    assert keys == names
+    view = game_view(game_get(game.public_id))
+    assert (drawn["number"], drawn["dealer"]) == (view.next_round, view.dealer.player)
+    assert [m["points"] for m in drawn["meld_requirement"]] == view.meld
+
+
+def test_the_round_form_names_the_dealer_and_gives_the_dealer_the_exact_cut():
+    game = phone.start_game("four-rounds", start_form("four-rounds"), "g")["snapshot"]
+    drawn = phone.round_form(game, [])
+    assert (drawn["number"], drawn["dealer"], drawn["dealer_side"]) == (1, "Ann", 0)
+    assert [side["is_dealer"] for side in drawn["sides"]] == [True, False]
+    cuts = [[f["key"] for f in side["fields"] if f["kind"] == "flag"] for side in drawn["sides"]]
+    assert cuts[0][:1] == ["s0-exact_cuts"]
+    assert "s1-exact_cuts" not in cuts[1]
+
+
+def test_the_standing_says_who_leads_by_how_much_or_who_is_level():
+    names = ["Ann", "Bob", "Cy"]
+    assert phone.standing(names, [0, 0, 0], 0, finished=False, winner=None, tie=False) == (
+        "No rounds yet"
+    )
+    assert phone.standing(names, [500, 1765, 20], 2, finished=False, winner=None, tie=False) == (
+        "Bob leads by 1,265"
+    )
+    assert phone.standing(names, [900, 100, 900], 2, finished=False, winner=None, tie=False) == (
+        "Ann and Cy level"
+    )
+    assert phone.standing(names, [900, 100, 90], 5, finished=True, winner="Ann", tie=False) == (
+        "Ann won"
+    )
