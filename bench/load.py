@@ -256,7 +256,7 @@ def random_round(rules, names: list[str], number: int, inputs: list[dict], rng) 
 
 
 def round_fields(rules, played: dict) -> dict[str, str]:
-    from scorekeeper.rounds.entry import values_from_entry
+    from scorekeeper.portable.round_fields import values_from_entry
 
     return values_from_entry(rules, played["ended_by"], played["sides"])
 

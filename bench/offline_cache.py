@@ -43,8 +43,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
-from scorekeeper.games.services import SideSpec  # noqa: E402
 from scorekeeper.offline import shell  # noqa: E402
+from scorekeeper.portable.start_fields import SideSpec  # noqa: E402
+from scorekeeper.rounds.services import round_record  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
@@ -86,7 +87,7 @@ def start_games(games: int, rounds: int) -> list:
     for _ in range(games):
         game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
         for number in range(1, rounds + 1):
-            services.round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
+            round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
         started.append(game)
     return started
 

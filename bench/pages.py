@@ -114,6 +114,7 @@ def seed(args: argparse.Namespace) -> dict:
     from scorekeeper import engine
     from scorekeeper.games import demo_rounds
     from scorekeeper.games import services as games
+    from scorekeeper.portable.start_fields import SideSpec
 
     leagues = {}
     for games_count in (args.small, args.big):
@@ -157,7 +158,7 @@ def seed(args: argparse.Namespace) -> dict:
     rules = engine.resolve_rules({"base": "ten-thousand", "overrides": {"target_score": 100_000}})
     game = games.game_start(
         preset="ten-thousand",
-        sides=[games.SideSpec(name, players) for name, players in TEAMS],
+        sides=[SideSpec(name, players) for name, players in TEAMS],
         house_rules={"target_score": 100_000},
     )
     names = [name for name, _ in TEAMS]
@@ -235,7 +236,7 @@ def a_pdf(least_pages: int, *texts: str):
 
 def pages(args: argparse.Namespace, seeded: dict) -> list[Page]:
     from leagues.models import Participation, Player
-    from scorekeeper.rounds.entry import values_from_entry
+    from scorekeeper.portable.round_fields import values_from_entry
 
     game, preview = seeded["game"], seeded["preview"]
     gid = game.public_id

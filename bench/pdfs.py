@@ -122,11 +122,11 @@ def seed_night(tables: int, *, slug: str = "bench") -> dict:
 def rounds_record(game, rounds: list[dict]) -> None:
     """Save `rounds` (as `scorekeeper.games.demo_rounds` makes them) one by one, as a phone
     would."""
-    from scorekeeper.games import services as games
+    from scorekeeper.rounds.services import round_record
 
     for number, round_ in enumerate(rounds, 1):
         entry = [{k: v for k, v in side.items() if k != "name"} for side in round_["sides"]]
-        games.round_record(
+        round_record(
             game=game, number=number, ended_by=round_.get("ended_by", "going_out"), entry=entry
         )
     game.refresh_from_db()
@@ -136,6 +136,7 @@ def seed(args: argparse.Namespace) -> dict:
     from scorekeeper import engine
     from scorekeeper.games import demo_rounds
     from scorekeeper.games import services as games
+    from scorekeeper.portable.start_fields import SideSpec
 
     rng = random.Random(args.seed)
     seeded = seed_night(args.tables)
@@ -150,7 +151,7 @@ def seed(args: argparse.Namespace) -> dict:
         rules = engine.resolve_rules({"base": preset, "overrides": house_rules})
         game = games.game_start(
             preset=preset,
-            sides=[games.SideSpec(name, players) for name, players in sides],
+            sides=[SideSpec(name, players) for name, players in sides],
             house_rules=house_rules,
         )
         names = [name for name, _ in sides]

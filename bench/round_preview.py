@@ -34,7 +34,8 @@ from django.test import Client  # noqa: E402
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
-from scorekeeper.games.services import SideSpec  # noqa: E402
+from scorekeeper.portable.start_fields import SideSpec  # noqa: E402
+from scorekeeper.rounds.services import round_record  # noqa: E402
 
 ROUNDS = 20
 # Small rounds that end with the stock run out: 20 of them stay far below Sevens' 50,000.
@@ -79,7 +80,7 @@ def main(requests: int) -> None:
     call_command("migrate", verbosity=0)
     game = services.game_start(preset="sevens", sides=[SideSpec("Ann"), SideSpec("Bob")])
     for number in range(1, ROUNDS + 1):
-        services.round_record(game=game, number=number, ended_by="stock_exhausted", entry=STORED)
+        round_record(game=game, number=number, ended_by="stock_exhausted", entry=STORED)
     client = Client(HTTP_HOST="localhost")
     client.get(f"/g/{game.public_id}/join/{game.scorer_token}/", follow=True)
     page, new_round = f"/g/{game.public_id}/", f"/g/{game.public_id}/rounds/new/"

@@ -35,8 +35,9 @@ from django.db import connections  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from scorekeeper.games import services  # noqa: E402
-from scorekeeper.games.services import SideSpec  # noqa: E402
 from scorekeeper.models import Game, Round  # noqa: E402
+from scorekeeper.portable.start_fields import SideSpec  # noqa: E402
+from scorekeeper.rounds.services import round_record  # noqa: E402
 
 GAMES = 10
 ENTRY = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
@@ -104,7 +105,7 @@ def services_scenario() -> None:
         def save(index: int) -> str:
             game = started[index]
             number = game.rounds.count() + 1
-            services.round_record(game=game, number=number, ended_by="stock_exhausted", entry=ENTRY)
+            round_record(game=game, number=number, ended_by="stock_exhausted", entry=ENTRY)
             return "stored"
 
         results = together(save, GAMES)

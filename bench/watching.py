@@ -43,7 +43,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
-from scorekeeper.games.services import SideSpec  # noqa: E402
+from scorekeeper.portable.start_fields import SideSpec  # noqa: E402
+from scorekeeper.rounds.services import round_record  # noqa: E402
 
 POLL_SECONDS = 2
 ETAG = re.compile(r'data-etag="([^"]+)"')
@@ -87,7 +88,7 @@ def main(phones: int, cycles: int, save_every: int) -> int:
     call_command("migrate", verbosity=0)
     game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
     for number in range(1, 11):
-        services.round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
+        round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
     page_url, state_url = f"/g/{game.public_id}/", f"/g/{game.public_id}/state"
     watchers = []
     for index in range(phones):
@@ -104,7 +105,7 @@ def main(phones: int, cycles: int, save_every: int) -> int:
         changing = cycle % save_every == 0
         if changing:
             saved += 1
-            services.round_record(game=game, number=saved, ended_by="stock_exhausted", entry=SMALL)
+            round_record(game=game, number=saved, ended_by="stock_exhausted", entry=SMALL)
         for watcher in watchers:
             client, etag, scoring = watcher
             timer = changed if changing else (unchanged_scorer if scoring else unchanged_viewer)

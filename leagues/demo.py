@@ -32,6 +32,7 @@ from scorekeeper import engine
 from scorekeeper.games import services as games
 from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.games.scoring import preview_round
+from scorekeeper.rounds.services import round_record, round_update
 
 SEED = 2026
 ORGANISER = "organiser"
@@ -151,7 +152,7 @@ class _Builder:
         planned = random_game(rules, sides, rng=self.cards_rng, max_rounds=30)
         for number, round_ in enumerate(planned, start=1):
             ended_by, entry = round_entry(round_)
-            games.round_record(game=game, number=number, ended_by=ended_by, entry=entry)
+            round_record(game=game, number=number, ended_by=ended_by, entry=entry)
         self.summary.rounds += len(planned)
         self.summary.games += 1
         game.refresh_from_db(fields=["finished"])
@@ -191,7 +192,7 @@ class _Builder:
                 )
                 if errors or not status.finished:
                     continue
-                games.round_update(
+                round_update(
                     game=game,
                     number=target.number,
                     ended_by=target.ended_by,

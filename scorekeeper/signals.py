@@ -3,6 +3,7 @@
 from django.dispatch import Signal
 
 # Sent inside the transaction that stored a game's scores, with `game`, `sides` (in seating
-# order) and `status` (the engine's GameStatus), so a listener's writes commit or roll back
-# with the scores.
+# order), `status` (the engine's GameStatus) and `whole` (False when `status.rounds` holds only
+# the rounds just scored, from the totals before them), so a listener's writes commit or roll
+# back with the scores.
 game_scored = Signal()

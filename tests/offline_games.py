@@ -9,7 +9,8 @@ from scorekeeper import engine
 from scorekeeper.games import services
 from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.models import Game
-from scorekeeper.rounds import entry as round_entry
+from scorekeeper.portable import round_fields
+from scorekeeper.rounds.services import round_record
 from tests.scorekeeper.conftest import side_specs
 
 PRESETS = sorted(engine.RULESETS)
@@ -33,7 +34,7 @@ def played_game(preset: str) -> tuple[Game, list[tuple[str, list[dict]]]]:
     game = services.game_start(preset=preset, sides=side_specs(preset))
     planned = planned_rounds(preset)
     for number, (ended_by, entry) in enumerate(planned[:ROUNDS], start=1):
-        services.round_record(game=game, number=number, ended_by=ended_by, entry=entry)
+        round_record(game=game, number=number, ended_by=ended_by, entry=entry)
     return Game.objects.get(pk=game.pk), planned[ROUNDS:]
 
 
@@ -63,6 +64,6 @@ def snapshot(game: Game) -> dict[str, Any]:
 def next_round_form(game: Game, planned: tuple[str, list[dict]]) -> dict[str, str]:
     """The next round's form as a phone posts it, filled with a planned round."""
     rules = engine.resolve_rules(game.rules)
-    data = round_entry.values_from_entry(rules, *planned)
+    data = round_fields.values_from_entry(rules, *planned)
     data["round_number"] = str(game.rounds.count() + 1)
     return data

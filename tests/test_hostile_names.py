@@ -19,8 +19,9 @@ from leagues.models import League, LeagueGame
 from scorekeeper import engine
 from scorekeeper.accounts.services import signup_token
 from scorekeeper.games import services
-from scorekeeper.games.services import SideSpec
 from scorekeeper.models import Game, GameEvent
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_delete_last, round_record
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 from tests.pdftext import pdf_words
 from tests.scorekeeper.conftest import round_form, start_form
@@ -293,7 +294,7 @@ def csrf_world(organiser):
     ended = services.game_start(
         preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")], owner=organiser
     )
-    services.round_record(
+    round_record(
         game=ended, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 50}, {}]
     )
     services.game_end(game=ended, user=organiser)
@@ -301,10 +302,10 @@ def csrf_world(organiser):
         preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")], owner=organiser
     )
     for number in (1, 2):
-        services.round_record(
+        round_record(
             game=game, number=number, ended_by="stock_exhausted", entry=[{"melded_points": 50}, {}]
         )
-    services.round_delete_last(game=game, user=organiser)
+    round_delete_last(game=game, user=organiser)
     deleted = game.events.get(kind=GameEvent.Kind.ROUND_DELETED)
     season = league.seasons.get()
     ann = league_game.participations.get(player__name="Ann").player

@@ -23,8 +23,8 @@ from django.utils.html import escape
 
 from leagues import services
 from leagues.models import League, LeagueGame, Player
-from scorekeeper.games import services as games
 from scorekeeper.models import Game
+from scorekeeper.rounds.services import round_record
 from tests.helpers.paths import DOCS
 from tests.leagues.conftest import UserFactory, members, table_game
 from tests.scorekeeper.conftest import start_form
@@ -103,7 +103,7 @@ def build_world() -> World:
     started = scorer.post("/games/new/baskets/", start_form("baskets"))
     public_id = started["Location"].split("/")[2]
     game = Game.objects.get(public_id=public_id)
-    games.round_record(
+    round_record(
         game=game,
         number=1,
         ended_by="stock_exhausted",

@@ -23,7 +23,6 @@ from leagues.public import csv_exports, documents
 from scorekeeper.documents.cards import (
     PaperError,
     bad_paper,
-    paper_choices,
     paper_for,
     pdf_download,
 )
@@ -204,7 +203,6 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "columns": standings_columns(None, None),
         "more_rows": len(table) > TOP_STANDINGS,
         "nights": list(player_stats.recent_nights(league)),
-        "papers": paper_choices(request),
     }
     return render(request, "leagues/league_detail.html", context)
 
@@ -245,7 +243,6 @@ def _standings_page(
         ),
         "tie_break_text": TIE_BREAK_TEXT,
         "scoring_text": scoring_text(league),
-        "papers": paper_choices(request),
     }
     return _render(request, "leagues/standings.html", context, "table")
 
@@ -424,7 +421,6 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         # Refresh while games run or the night is on; a closed or an old night's page stays
         # still.
         "polling": night.closed_at is None and (view.in_progress or night.date == _today()),
-        "papers": paper_choices(request),
     }
     return _render(request, "leagues/night_detail.html", context, "results")
 

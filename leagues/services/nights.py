@@ -31,6 +31,7 @@ from leagues.services.seasons import _day, season_for
 from scorekeeper import engine
 from scorekeeper.engine.formatting import number
 from scorekeeper.games import services as games
+from scorekeeper.portable.start_fields import SideSpec
 
 
 def _members(league: League, player_ids: Sequence[int]) -> list[Player]:
@@ -343,7 +344,7 @@ def night_games_start(*, night: ClubNight, user: User) -> list[LeagueGame]:
         game = games.game_start(
             preset=rules["base"],
             sides=[
-                games.SideSpec(name, tuple(p.name for p in side) if team_play else ())
+                SideSpec(name, tuple(p.name for p in side) if team_play else ())
                 for name, side in zip(names, ordered, strict=True)
             ],
             house_rules=rules["overrides"],

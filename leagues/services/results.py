@@ -31,12 +31,18 @@ from scorekeeper.models import Game, Side
 
 
 @transaction.atomic
-def league_game_refresh(*, game: Game, sides: Sequence[Side], status: engine.GameStatus) -> None:
+def league_game_refresh(
+    *, game: Game, sides: Sequence[Side], status: engine.GameStatus, whole: bool = True
+) -> None:
     """Bring a league game's participations and the league's ratings up to date with its
-    score; called whenever the kitchen-table app stores a score."""
+    score; called whenever the kitchen-table app stores a score (`whole` False: `status` holds
+    only the rounds just saved)."""
     league_game = LeagueGame.objects.select_for_update().filter(game=game).first()
     if league_game is None:
         return
+    if not whole:
+        # A participation sums every round of the game.
+        status = status_for(game, sides, list(game.rounds.order_by("number")))
     _results_write(league_game, sides, status)
     _settle(league_game)
 

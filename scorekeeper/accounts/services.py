@@ -37,7 +37,7 @@ class SignupForm(forms.ModelForm):
         return get_user_model().objects.normalize_email(self.cleaned_data["email"])
 
 
-SIGNUP_SALT = "scorekeeper.accounts.services.signup"
+SIGNUP_SALT = "scorekeeper.accounts.signup"
 
 
 def signup_token(*, username: str, email: str) -> str:

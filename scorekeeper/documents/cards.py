@@ -17,9 +17,9 @@ from scorekeeper.documents.pdf.base import PAPER, PAPER_NAMES, PdfError
 from scorekeeper.documents.pdf.score_card import CardSide, ScoreCard
 from scorekeeper.engine.formatting import rule_set_name
 from scorekeeper.engine.seating import dealing_order
-from scorekeeper.games import entry as game_entry
 from scorekeeper.games.scoring import status_for
 from scorekeeper.models import Game, Side
+from scorekeeper.portable import start_fields
 
 # Regions whose printers take US Letter; everyone else prints on A4.
 LETTER_REGIONS = frozenset(
@@ -204,7 +204,7 @@ def blank_sheet_request(
     the number of columns (`sides`) of a blank sheet."""
     try:
         rules = engine.table_rules(
-            {"base": base.id, "overrides": game_entry.overrides_from(base, data)}
+            {"base": base.id, "overrides": start_fields.overrides_from(base, data)}
         )
     except engine.RoundError as error:
         raise SheetError(

@@ -58,6 +58,21 @@ def status_for(
     )
 
 
+def status_after(
+    game: Game, sides: Sequence[Side], played: int, new_round: Round
+) -> engine.GameStatus:
+    """The game with one more round, scoring that round alone: its `rounds` holds just it."""
+    # The stored rounds were scored when they were saved, and the totals after them kept on
+    # the sides: only the new round is scored, however long the game.
+    return engine.game_status_after(
+        game_ruleset(game),
+        [side.name for side in sides],
+        {"totals": {side.name: side.total for side in sides}, "rounds": played},
+        [round_input(sides, new_round.ended_by, new_round.entry)],
+        decks=game.decks,
+    )
+
+
 def preview_round(
     game: Game,
     sides: Sequence[Side],
@@ -75,16 +90,7 @@ def preview_round(
     candidate = Round(game=game, number=number, ended_by=ended_by, entry=entry)
     try:
         if number > played:
-            # The stored rounds were scored when they were saved, and the totals after them kept
-            # on the sides: only the new round is scored, however long the game.
-            before = {"totals": {side.name: side.total for side in sides}, "rounds": played}
-            status = engine.game_status_after(
-                game_ruleset(game),
-                [side.name for side in sides],
-                before,
-                [round_input(sides, ended_by, entry)],
-                decks=game.decks,
-            )
+            status = status_after(game, sides, played, candidate)
         else:
             # A correction moves every later total, and may end the game or un-end it.
             replaced = [*rounds]

@@ -4,7 +4,7 @@ phone sends when its connection returns, and the writes they make.
 A phone scores offline and keeps each round with a key it made (a uuid4). When it is online
 again it sends the rounds in order; `round_sync` stores each once, however often it is sent,
 and says when another phone saved the same round number first. The writes are the ones the
-round form makes (`services.round_record` and `services.round_update`), so the history, the
+round form makes (`rounds.services.round_record` and `round_update`), so the history, the
 totals and the live version of the game follow as they do for a round typed online.
 """
 
@@ -20,11 +20,13 @@ from django.db import IntegrityError, transaction
 from scorekeeper import engine
 from scorekeeper.engine.formatting import listing, number, rule_set_name, signed
 from scorekeeper.engine.scoring import ROUND_MAX
-from scorekeeper.games import entry as game_entry
-from scorekeeper.games import services
+from scorekeeper.games import services as games
 from scorekeeper.games.live import game_etag
 from scorekeeper.games.scoring import round_errors
+from scorekeeper.games.store import Conflict, User
 from scorekeeper.models import Game, Round, RoundScore
+from scorekeeper.portable import start_fields
+from scorekeeper.rounds.services import round_record, round_update
 
 # Where a round sent from a phone goes.
 EXACT = "exact"  # at its own number; if another phone saved that number first, say so
@@ -262,7 +264,7 @@ def round_sync(
     entry: list[dict[str, Any]],
     place: str,
     version: str | None = None,
-    user: services.User = None,
+    user: User = None,
 ) -> Synced:
     """Store a round scored offline, once: a key already received (even if its round has since
     been deleted or replaced) answers ALREADY and changes nothing. `place` EXACT stores it at
@@ -283,10 +285,10 @@ def round_sync(
     write = dict(game=game, number=number, ended_by=ended_by, entry=entry, user=user)
     try:
         if place == REPLACE:
-            stored = services.round_update(**write, version=version, client_key=key)
+            stored = round_update(**write, version=version, client_key=key)
         else:
-            stored = services.round_record(**write, client_key=key)
-    except services.Conflict as conflict:
+            stored = round_record(**write, client_key=key)
+    except Conflict as conflict:
         theirs = game.rounds.filter(number=conflict.number).first() if conflict.number else None
         return Synced(CONFLICT, number, theirs, conflict.errors[0].message)
     except engine.RoundError as error:
@@ -309,32 +311,6 @@ def round_answer(synced: Synced, game: Game) -> tuple[int, dict[str, Any]]:
     return {STORED: 201, ALREADY: 200, CONFLICT: 409}[synced.status], answer
 
 
-def game_start_from_form(
-    *,
-    preset: str,
-    form: Mapping[str, str],
-    user: services.User = None,
-    public_id: str | None = None,
-) -> Game:
-    """Start a game from the start page's fields (posted there, or sent by a phone that started
-    it offline); raises RoundError with every problem, each at its field of the form."""
-    rules = engine.RULESETS[preset]
-    specs, dealer, overrides, problems, slots = game_entry.read_start(rules, form)
-    if problems:
-        raise engine.RoundError(problems)
-    try:
-        return services.game_start(
-            preset=preset,
-            sides=specs,
-            first_dealer=dealer,
-            house_rules=overrides,
-            owner=user,
-            public_id=public_id,
-        )
-    except engine.RoundError as error:
-        raise engine.RoundError(game_entry.at_slots(error.errors, slots)) from None
-
-
 @dataclass(frozen=True)
 class GameCreated:
     game: Game
@@ -343,7 +319,7 @@ class GameCreated:
 
 @transaction.atomic
 def game_sync_create(
-    *, public_id: str, preset: str, form: Mapping[str, str], user: services.User = None
+    *, public_id: str, preset: str, form: Mapping[str, str], user: User = None
 ) -> GameCreated:
     """Create a game started offline at the address the phone made for it; when a game is
     already there (this request sent again, or by chance another game) it is returned with
@@ -356,11 +332,16 @@ def game_sync_create(
         return GameCreated(existing, False)
     try:
         with transaction.atomic():
-            game = game_start_from_form(preset=preset, form=form, user=user, public_id=public_id)
+            game = games.game_start_from_form(
+                preset=preset, form=form, user=user, public_id=public_id
+            )
     except engine.RoundError as error:
-        keys = set(game_entry.rule_values(engine.RULESETS[preset]))
+        keys = set(start_fields.rule_values(engine.RULESETS[preset]))
         raise engine.RoundError(
-            [engine.FieldError(game_entry.error_key(keys, e.path), e.message) for e in error.errors]
+            [
+                engine.FieldError(start_fields.error_key(keys, e.path), e.message)
+                for e in error.errors
+            ]
         ) from None
     except (IntegrityError, ValidationError):
         # The same request sent twice at once: the other one created it a moment ago.

@@ -1,24 +1,28 @@
-"""The offline sync API (static/js/offline.js): JSON in and out, the CSRF token in the
-X-CSRFToken header. What each answer means is in docs/offline-sync.md; the decisions are in
-`scorekeeper.offline.sync`."""
+"""Offline play's views. The sync API (static/js/offline.js): JSON in and out, the CSRF token in
+the X-CSRFToken header; what each answer means is in docs/offline-sync.md, the decisions are in
+`scorekeeper.offline.sync`. The installable app: the service worker, the web app manifest and
+the offline shell (`scorekeeper.offline.shell`), and the engine packed for the phone
+(`scorekeeper.offline.pack`)."""
 
 import functools
 import logging
 from collections.abc import Callable
 
 from django.db import OperationalError
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.http.request import RawPostDataException
+from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views import csrf
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import busy, engine
 from scorekeeper.access import can_score, grant_scoring
 from scorekeeper.games import live
 from scorekeeper.models import Game
-from scorekeeper.offline import sync
+from scorekeeper.offline import pack, shell, sync
 
 logger = logging.getLogger(__name__)
 
@@ -145,3 +149,42 @@ def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
         return _errors(error.errors)
     status, answer = sync.round_answer(synced, game)
     return JsonResponse(answer, status=status)
+
+
+# The address names the content, so a browser may keep it for good.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+@require_GET
+def offline_engine(request: HttpRequest, digest: str) -> HttpResponse:
+    """The engine zip at its hashed address; an old hash is gone (404), never other bytes."""
+    packed, current = pack.engine_zip()
+    if digest != current:
+        raise Http404("This version of the engine is no longer served; reload the page.")
+    response = HttpResponse(packed, content_type="application/zip")
+    response["Cache-Control"] = IMMUTABLE
+    return response
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """static/js/sw.js with its version and precache list, at the root so that its scope is /."""
+    response = HttpResponse(shell.worker_script(), content_type="text/javascript; charset=utf-8")
+    # The browser checks for a new worker on every visit; no cache means it always sees it.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def web_manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest that makes the site installable."""
+    response = JsonResponse(shell.manifest(), content_type="application/manifest+json")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+@never_cache
+def offline_shell(request: HttpRequest) -> HttpResponse:
+    """The page the service worker shows offline for a page it has not kept; offline.js fills it."""
+    return render(request, "offline.html")

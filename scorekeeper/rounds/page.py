@@ -8,11 +8,12 @@ from typing import Any
 from django.db import OperationalError
 
 from scorekeeper import busy, engine
-from scorekeeper.games import services
 from scorekeeper.games.scoring import preview_round, round_errors
 from scorekeeper.games.selectors import GameView
+from scorekeeper.games.store import Conflict
 from scorekeeper.models import Game, Round
-from scorekeeper.rounds import entry as round_entry
+from scorekeeper.portable import round_fields
+from scorekeeper.rounds import services
 
 FORM = "form"  # GET: the form, blank or with the stored round
 PREVIEW = "preview"  # htmx, as the player types: nothing is saved
@@ -28,14 +29,14 @@ class RoundPost:
     """The answer to one posted round form."""
 
     kind: str
-    form: round_entry.RoundForm | None = None
+    form: round_fields.RoundForm | None = None
     # The round as the engine scored it, and every side's total after it, when it adds up.
     preview: engine.GameRound | None = None
     new_totals: Mapping[str, int] = field(default_factory=dict)
     counted: Mapping[str, int] = field(default_factory=dict)
     # The form's button asks "Yes, save the correction" rather than "Save correction".
     confirm: bool = False
-    conflict: services.Conflict | None = None
+    conflict: Conflict | None = None
     message: str = ""
     # A new round just stored, which its phone may undo for a short while.
     saved: Round | None = None
@@ -59,12 +60,12 @@ def round_post(
     a correction is saved only once `confirm` says the player saw the new totals."""
     rules, sides = view.rules, view.sides
     editing = number <= view.played
-    ended_by, entry, problems = round_entry.parse(rules, sides, data, dealer)
+    ended_by, entry, problems = round_fields.parse(rules, len(sides), data, dealer)
     status, errors = preview_round(
         game, sides, view.rounds, number, ended_by, entry, played=view.played
     )
     errors = [*problems, *errors]
-    counted = round_entry.counted_points(rules, entry)
+    counted = round_fields.counted_points(rules, entry)
 
     def page(kind: str, errors: list[engine.FieldError], status=status) -> RoundPost:
         shown = status if kind in (PREVIEW, CONFIRM, BUSY) and status is not None else None
@@ -72,7 +73,7 @@ def round_post(
             shown = None
         return RoundPost(
             kind=kind,
-            form=round_entry.build(rules, sides, data, dealer, errors, counted),
+            form=round_fields.build(rules, sides, data, dealer, errors, counted),
             preview=next(r for r in shown.rounds if r.round == number) if shown else None,
             new_totals=shown.totals if shown else {},
             counted=counted,
@@ -100,7 +101,7 @@ def round_post(
             saved = services.round_record(
                 game=game, number=number, ended_by=ended_by, entry=entry, user=user
             )
-    except services.Conflict as conflict:
+    except Conflict as conflict:
         return RoundPost(kind=CONFLICT, conflict=conflict)
     except engine.RoundError as error:
         return page(REFUSED, round_errors(error, number))

@@ -5,12 +5,19 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper import engine
+from scorekeeper.documents.cards import paper_choices as _paper_choices
 from scorekeeper.engine import formatting
 from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.games.presenters import rules_card as _rules_card
 from scorekeeper.offline import pack as offline
 
 register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def paper_choices(context) -> list[tuple[str, str, bool]]:
+    """The paper sizes a PDF link offers, the browser's locale's own first."""
+    return _paper_choices(context["request"])
 
 
 @register.simple_tag

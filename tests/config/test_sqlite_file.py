@@ -18,6 +18,7 @@ from scorekeeper import engine
 from scorekeeper.busy import BUSY
 from scorekeeper.games import services
 from scorekeeper.models import Game, GameEvent, Round, Side
+from scorekeeper.rounds.services import round_record
 from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
 from tests.scorekeeper.rounds.test_concurrency import together
 
@@ -95,9 +96,7 @@ def test_ten_games_recording_a_round_at_the_same_moment_store_all_ten_three_time
     for number in (1, 2, 3):
 
         def record(index: int, number: int = number) -> int:
-            services.round_record(
-                game=games[index], number=number, ended_by="stock_exhausted", entry=SMALL
-            )
+            round_record(game=games[index], number=number, ended_by="stock_exhausted", entry=SMALL)
             return index
 
         assert together(record, TABLES) == list(range(TABLES))
@@ -205,7 +204,7 @@ def test_the_live_preview_answers_while_another_table_holds_the_write_lock(club_
 
 def test_a_correction_refused_as_busy_keeps_its_values_and_its_confirmation(club_file):
     game = services.game_start(preset="baskets", sides=side_specs("baskets"))
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
     phone = scoring_phone(game)
     version = Round.objects.get().version
     form = {**round_form(BASKETS), "round_version": version, "confirm": "1"}
@@ -226,7 +225,7 @@ def test_any_other_write_refused_as_busy_answers_503_with_the_same_form_to_send_
     club_file,
 ):
     game = services.game_start(preset="baskets", sides=side_specs("baskets"))
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
     phone = scoring_phone(game)
     url = f"/g/{game.public_id}/rounds/delete-last/"
     version = Round.objects.get().version

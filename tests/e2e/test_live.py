@@ -13,6 +13,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from scorekeeper.games import services
 from scorekeeper.models import Game, GameEvent, Round
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_record, round_update
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 # The issue's bound: a round saved on one phone shows on the others within 3 seconds.
@@ -37,10 +39,8 @@ WATCH_FOR = """number => { window.shownAt = new Promise(resolve => {
 
 @pytest.fixture
 def game(db) -> Game:
-    game = services.game_start(
-        preset="baskets", sides=[services.SideSpec("Ann"), services.SideSpec("Bob")]
-    )
-    services.round_record(
+    game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    round_record(
         game=game,
         number=1,
         ended_by="stock_exhausted",
@@ -134,9 +134,7 @@ def test_a_round_saved_on_one_phone_shows_on_the_others_within_3_seconds(
     expect(form.get_by_role("heading", name="Round 2", level=1)).to_be_visible()
 
     # Round 1's breakdown follows too: Bob corrects it, the viewer sees the new points.
-    services.round_update(
-        game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 70}, {}]
-    )
+    round_update(game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 70}, {}])
     expect(viewer.locator("#breakdown h2").first).to_have_text(
         "Ann: +70 (total 70)", timeout=LIVE_MS
     )

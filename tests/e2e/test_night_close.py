@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from leagues import services
 from leagues.models import ClubNight, League
-from scorekeeper.games import services as scores
+from scorekeeper.rounds.services import round_record
 from tests.e2e.test_club_night import PASSWORD, sign_in
 from tests.leagues.conftest import UserFactory, league_with, members, table_game
 
@@ -36,7 +36,7 @@ def no_sideways_scroll(page: Page) -> None:
 
 def round_played(league_game, totals: list[int]) -> None:
     number = league_game.game.rounds.count() + 1
-    scores.round_record(
+    round_record(
         game=league_game.game,
         number=number,
         ended_by="stock_exhausted",

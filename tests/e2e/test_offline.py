@@ -17,6 +17,8 @@ from scorekeeper.games import services
 from scorekeeper.games.selectors import game_view
 from scorekeeper.models import Game, Round
 from scorekeeper.offline import shell
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_record
 from tests.e2e.journey import AXE_URL, ROOT, SCREENSHOTS, axe_violations
 from tests.e2e.offline import go_offline, go_online, update_worker
 
@@ -43,9 +45,9 @@ ROUND_1 = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
 @pytest.fixture
 def game(db) -> Game:
     """Ann and Bob's game of Baskets, round 1 played."""
-    sides = [services.SideSpec(name) for name in ("Ann", "Bob")]
+    sides = [SideSpec(name) for name in ("Ann", "Bob")]
     started = services.game_start(preset="baskets", sides=sides)
-    services.round_record(game=started, number=1, ended_by="stock_exhausted", entry=ROUND_1)
+    round_record(game=started, number=1, ended_by="stock_exhausted", entry=ROUND_1)
     return started
 
 

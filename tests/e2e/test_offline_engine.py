@@ -8,8 +8,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.games.scoring import status_for
 from scorekeeper.games.selectors import game_view
 from scorekeeper.offline import pack as offline
-from scorekeeper.portable import phone
-from scorekeeper.rounds import entry as round_entry
+from scorekeeper.portable import phone, round_fields
 from tests.offline_games import PRESETS, next_round_form, played_game, snapshot
 
 RUNTIME = "/static/vendor/pyodide/"
@@ -56,7 +55,7 @@ def test_the_worker_scores_every_preset_as_the_server_does(page: Page, journey):
         preview = page.evaluate(CALL, ["round_preview", [kept, [], form]])
         assert preview == phone.round_preview(kept, [], form), preset
         assert preview["ok"] is True, (preset, preview["errors"])
-        stored = round_entry.parse(server.rules, sides, form, server.dealer.side_index)
+        stored = round_fields.parse(server.rules, len(sides), form, server.dealer.side_index)
         assert (preview["ended_by"], preview["entry"]) == stored[:2], preset
 
 

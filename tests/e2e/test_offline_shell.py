@@ -10,6 +10,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from scorekeeper.games import services
 from scorekeeper.models import Game
 from scorekeeper.offline import shell
+from scorekeeper.portable.start_fields import SideSpec
 from tests.e2e.offline import go_offline, go_online, update_worker
 from tests.leagues.conftest import UserFactory
 
@@ -57,9 +58,7 @@ IDB_READ = """() => new Promise((resolve, reject) => {
 
 @pytest.fixture
 def game(db) -> Game:
-    return services.game_start(
-        preset="baskets", sides=[services.SideSpec("Ann"), services.SideSpec("Bob")]
-    )
+    return services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
 
 
 def controlled(page: Page) -> str:

@@ -20,8 +20,8 @@ from leagues.demo import round_entry
 from leagues.models import ClubNight, League, LeagueGame
 from leagues.public import projector
 from scorekeeper import engine
-from scorekeeper.games import services as games
 from scorekeeper.games.demo_rounds import random_game
+from scorekeeper.rounds.services import round_record
 from tests.leagues.conftest import UserFactory, members
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -60,7 +60,7 @@ def play(league_game: LeagueGame, rounds: int | None, rng: random.Random) -> Non
     done = game.rounds.count()
     for number, round_ in enumerate(planned[done:rounds], start=done + 1):
         ended_by, entry = round_entry(round_)
-        games.round_record(game=game, number=number, ended_by=ended_by, entry=entry)
+        round_record(game=game, number=number, ended_by=ended_by, entry=entry)
 
 
 def seated_night(league: League, date: datetime.date, players: list, tables: int) -> ClubNight:

@@ -5,8 +5,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from scorekeeper.games import services
 from scorekeeper.models import Game
+from scorekeeper.rounds.services import round_record
 from tests.qrcodes import zbar_read
 
 # Stands in for the share sheet, which Chromium on Linux does not have: it records what the page
@@ -60,7 +60,7 @@ def test_a_scorer_shares_the_game_by_qr_code_copy_and_share_sheet(page: Page, jo
 
     # Two rounds in, so the chart shows its axes and the target line.
     for number, (ann, zoe) in enumerate([(600, 400), (500, 700)], start=1):
-        services.round_record(
+        round_record(
             game=game,
             number=number,
             ended_by="stock_exhausted",

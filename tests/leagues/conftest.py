@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from leagues import services
 from leagues.models import League, LeagueGame, Player
-from scorekeeper.games import services as games
+from scorekeeper.rounds.services import round_record
 
 NIGHT = datetime.date(2026, 10, 1)
 
@@ -99,7 +99,7 @@ def table_game(
 
 def play(league_game: LeagueGame, totals: list[int]) -> None:
     """The game's one round: the stock ran out and each side scores what it melded."""
-    games.round_record(
+    round_record(
         game=league_game.game,
         number=1,
         ended_by="stock_exhausted",

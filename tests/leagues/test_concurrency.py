@@ -147,7 +147,7 @@ def test_a_correction_and_a_finished_game_of_one_player_at_once_keep_her_standin
     """Ann's old game corrected while her new game finishes, in two transactions: both refresh
     her standing rows; the second waits for the first (the lock on her membership) and counts
     both games. Without that lock, both deleted her rows and the second insert failed."""
-    from scorekeeper.games import services as games
+    from scorekeeper.rounds.services import round_update
     from tests.leagues.test_kept_standings import assert_kept
 
     league, p = club
@@ -156,7 +156,7 @@ def test_a_correction_and_a_finished_game_of_one_player_at_once_keep_her_standin
 
     def write(index: int):
         if index == 0:
-            return games.round_update(
+            return round_update(
                 game=old,
                 number=1,
                 ended_by="stock_exhausted",

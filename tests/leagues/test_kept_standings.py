@@ -14,8 +14,8 @@ from leagues import player_stats, selectors, services
 from leagues.backup import export as backup
 from leagues.charts import rating_chart
 from leagues.models import League, Membership, Participation, Standing, rating_of
-from scorekeeper.games import services as games
 from scorekeeper.models import Game
+from scorekeeper.rounds.services import round_delete_last, round_update
 from tests.leagues.conftest import league_with, members, play, table_game
 
 AUTUMN = datetime.date(2026, 10, 1)
@@ -209,7 +209,7 @@ def test_every_writer_keeps_the_standings_equal_to_the_aggregate_of_the_games(cl
     # A round corrected so that the result flips (and the ratings are replayed), then a tie.
     first = scored[0].game
     for totals in ([100, 700], [450, 450]):
-        games.round_update(
+        round_update(
             game=first,
             number=1,
             ended_by="stock_exhausted",
@@ -218,7 +218,7 @@ def test_every_writer_keeps_the_standings_equal_to_the_aggregate_of_the_games(cl
         assert_kept(league)
 
     # The last round deleted: the game is being played again and counts nowhere; then replayed.
-    games.round_delete_last(game=first)
+    round_delete_last(game=first)
     assert_kept(league)
     assert Standing.objects.filter(league=league, season__isnull=True).count() == 6
     play(scored[0], [800, 100])

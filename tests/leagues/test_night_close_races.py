@@ -4,7 +4,7 @@ transactions on PostgreSQL (skipped on SQLite, as the other races)."""
 from collections import Counter
 
 from leagues.models import LeagueEvent
-from scorekeeper.games import services as scores
+from scorekeeper.rounds.services import round_record
 from tests.leagues.conftest import league_with, members, table_game
 from tests.leagues.test_concurrency import answers, phones
 from tests.scorekeeper.rounds import test_concurrency as scorekeeper_races
@@ -20,16 +20,14 @@ def test_the_last_round_and_ten_closes_at_once_close_the_night_once(organiser):
     p = members(league, "Ann", "Bob", "Cat", "Dan")
     game = table_game(league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]])
     entry = [{"melded_points": 500}, {"melded_points": 300}]
-    scores.round_record(game=game.game, number=1, ended_by="stock_exhausted", entry=entry)
+    round_record(game=game.game, number=1, ended_by="stock_exhausted", entry=entry)
     night = game.night
     clients = phones(organiser, ORGANISERS)
     url = f"/leagues/thursday/nights/{night.pk}/close/"
 
     def work(index: int):
         if index == ORGANISERS:
-            return scores.round_record(
-                game=game.game, number=2, ended_by="stock_exhausted", entry=entry
-            )
+            return round_record(game=game.game, number=2, ended_by="stock_exhausted", entry=entry)
         return clients[index].post(url)
 
     results = together(work, ORGANISERS + 1)

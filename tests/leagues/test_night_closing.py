@@ -10,7 +10,7 @@ from django.utils import timezone
 from leagues import services
 from leagues.models import ClubNight, LeagueEvent
 from leagues.services import LeagueError
-from scorekeeper.games import services as scores
+from scorekeeper.rounds.services import round_delete_last, round_record
 from tests.leagues.conftest import UserFactory, league_with, members, table_game
 from tests.leagues.public.test_public_views import rounds, text
 
@@ -35,7 +35,7 @@ def two_rounds(organiser):
 
 def last_round(league_game, totals: list[int]) -> None:
     """The second and last round of a game one round in."""
-    scores.round_record(
+    round_record(
         game=league_game.game,
         number=2,
         ended_by="stock_exhausted",
@@ -221,7 +221,7 @@ def test_a_correction_that_reopens_a_game_reopens_its_night_and_the_game_closes_
     last_round(first, [100, 200])
 
     # The last round of table 2 was typed wrong: deleted, the game plays again.
-    scores.round_delete_last(game=second.game)
+    round_delete_last(game=second.game)
     night.refresh_from_db()
     assert night.closed_at is None
     last_round(second, [150, 100])

@@ -9,6 +9,7 @@ from django.template.defaultfilters import floatformat
 from leagues import player_stats, services
 from leagues.models import League, Membership, Participation
 from scorekeeper.games import services as scores
+from scorekeeper.rounds.services import round_record
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 from tests.leagues.public.test_public_views import body_rows, tables, text
 
@@ -49,7 +50,7 @@ def two_rounds(organiser):
     p = members(league, "Ann", "Bob", "Cat", "Dan")
     game = table_game(league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]])
     for number, (ended_by, entry) in enumerate(ROUNDS, start=1):
-        scores.round_record(game=game.game, number=number, ended_by=ended_by, entry=entry)
+        round_record(game=game.game, number=number, ended_by=ended_by, entry=entry)
     return league, p, game
 
 
@@ -135,7 +136,7 @@ def two_rule_sets(two_rounds, organiser):
     game = table_game(
         league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]], date=datetime.date(2026, 12, 3)
     )
-    scores.round_record(
+    round_record(
         game=game.game,
         number=1,
         ended_by="stock_exhausted",
@@ -205,7 +206,7 @@ def test_results_history_with_a_voided_game(client, two_rounds):
     league, p, game = two_rounds
     later = table_game(league, [[p["Ann"], p["Cat"]], [p["Bob"], p["Dan"]]], date=LATER)
     for number, (ended_by, entry) in enumerate(ROUNDS, start=1):
-        scores.round_record(game=later.game, number=number, ended_by=ended_by, entry=entry)
+        round_record(game=later.game, number=number, ended_by=ended_by, entry=entry)
     services.game_void(league_game=later, reason="Wrong deck", user=None)
 
     response = client.get(f"/leagues/thursday/players/{p['Ann'].pk}/")
@@ -233,7 +234,7 @@ def test_results_history_with_a_voided_game(client, two_rounds):
 def test_an_unfinished_game_is_in_progress(client, two_rounds):
     league, p, _ = two_rounds
     later = table_game(league, [[p["Ann"], p["Cat"]], [p["Bob"], p["Dan"]]], date=LATER)
-    scores.round_record(game=later.game, number=1, ended_by=ROUNDS[1][0], entry=ROUNDS[1][1])
+    round_record(game=later.game, number=1, ended_by=ROUNDS[1][0], entry=ROUNDS[1][1])
 
     rows = body_rows(client.get(f"/leagues/thursday/players/{p['Dan'].pk}/"), 0)
 

@@ -8,7 +8,7 @@ from openskill.models import PlackettLuce
 from leagues import services
 from leagues.models import DEFAULT_MU, DEFAULT_SIGMA, Membership, Participation
 from leagues.ratings import Skill, ranks_of, rate
-from scorekeeper.games import services as games
+from scorekeeper.rounds.services import round_delete_last, round_update
 from tests.leagues.conftest import members, play, table_game
 
 NEW = Skill(DEFAULT_MU, DEFAULT_SIGMA)
@@ -120,7 +120,7 @@ def test_correcting_the_first_game_replays_every_later_rating(league, three_nigh
         Participation.objects.filter(league_game=second).values_list("mu_before", flat=True)
     )
 
-    games.round_update(
+    round_update(
         game=first.game,
         number=1,
         ended_by="stock_exhausted",
@@ -150,7 +150,7 @@ def test_a_correction_that_keeps_the_order_changes_no_rating(league, three_night
     first, _, _ = three_nights
     before = skills(league)
 
-    games.round_update(
+    round_update(
         game=first.game,
         number=1,
         ended_by="stock_exhausted",
@@ -192,7 +192,7 @@ def test_deleting_the_last_round_of_a_finished_game_takes_it_out_of_the_ratings(
 ):
     _, _, third = three_nights
 
-    games.round_delete_last(game=third.game)
+    round_delete_last(game=third.game)
 
     expected = by_hand(
         [

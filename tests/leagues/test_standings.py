@@ -8,7 +8,7 @@ import pytest
 from leagues import services
 from leagues.models import League, Participation
 from leagues.selectors import head_to_head, opponents, partners, standings
-from scorekeeper.games import services as games
+from scorekeeper.rounds.services import round_update
 from tests.leagues.conftest import members, play, table_game
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15, 22, 29)]
@@ -52,7 +52,7 @@ def season(league):
     services.game_void(league_game=voided, reason="Played with a short deck", user=None)
     corrected = table_game(league, [[ann, bob], [cy, eve]], date=OCT[4])
     play(corrected, [300, 600])
-    games.round_update(
+    round_update(
         game=corrected.game,
         number=1,
         ended_by="stock_exhausted",

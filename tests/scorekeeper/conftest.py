@@ -3,7 +3,8 @@ from django.test import Client
 
 from scorekeeper import engine
 from scorekeeper.games import services
-from scorekeeper.games.services import SideSpec
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_record
 
 TEAM_PRESETS = {"four-rounds", "cutthroat"}
 
@@ -86,7 +87,7 @@ def game_with_rounds(db):
     def make(n: int):
         game = services.game_start(preset="baskets", sides=side_specs("baskets"))
         for number in range(1, n + 1):
-            services.round_record(
+            round_record(
                 game=game,
                 number=number,
                 ended_by="stock_exhausted",

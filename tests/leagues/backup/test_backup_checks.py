@@ -14,6 +14,7 @@ from leagues.backup import export as backup
 from leagues.models import League, Player
 from scorekeeper.games import services
 from scorekeeper.models import Game
+from scorekeeper.portable.start_fields import SideSpec
 from tests.leagues.backup.test_backup import drop_league, dumped, row_counts
 from tests.leagues.conftest import league_with, members, play, table_game
 
@@ -74,7 +75,7 @@ def test_a_refused_file_with_the_largest_bigint_as_a_game_id_leaves_every_sequen
     )
 
     # New games are still numbered after the old ones.
-    sides = [services.SideSpec("Ann", ()), services.SideSpec("Bob", ())]
+    sides = [SideSpec("Ann", ()), SideSpec("Bob", ())]
     game = services.game_start(preset="ten-thousand", sides=sides)
     assert game.pk == max(Game.objects.values_list("pk", flat=True))
 

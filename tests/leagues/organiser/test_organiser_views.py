@@ -18,8 +18,8 @@ from leagues.models import (
     Membership,
     Player,
 )
-from scorekeeper.games import services as games
 from scorekeeper.models import Game
+from scorekeeper.rounds.services import round_update
 from tests.leagues.conftest import NIGHT, UserFactory, league_with, members, play, table_game
 
 pytestmark = pytest.mark.django_db
@@ -1171,7 +1171,7 @@ def test_the_audit_shows_a_round_correction_and_a_void(
     as_organiser, league, league_game, organiser
 ):
     play(league_game, [500, 100])
-    games.round_update(
+    round_update(
         game=league_game.game,
         number=1,
         ended_by="stock_exhausted",
@@ -1213,7 +1213,7 @@ def test_the_audit_costs_the_same_queries_however_long(
 ):
     play(league_game, [500, 100])
     for _ in range(extra // 5):
-        games.round_update(
+        round_update(
             game=league_game.game,
             number=1,
             ended_by="stock_exhausted",

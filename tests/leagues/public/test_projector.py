@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from leagues import selectors, services
 from leagues.models import League
-from scorekeeper.games import services as scores
+from scorekeeper.rounds.services import round_record
 from tests.leagues.conftest import NIGHT, UserFactory, league_with, members, table_game
 
 # league, night, the night's attendances, games and their sides, the brief standings
@@ -52,7 +52,7 @@ def rounds(league_game, *totals_by_round):
     """Rounds in which the stock runs out and each side scores what it melded."""
     done = league_game.game.rounds.count()
     for number, totals in enumerate(totals_by_round, start=done + 1):
-        scores.round_record(
+        round_record(
             game=league_game.game,
             number=number,
             ended_by="stock_exhausted",

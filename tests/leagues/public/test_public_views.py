@@ -13,7 +13,7 @@ from leagues.models import League, Membership, Participation
 from leagues.public import views
 from leagues.selectors import SORTS
 from scorekeeper.engine.formatting import MINUS as M
-from scorekeeper.games import services as scores
+from scorekeeper.rounds.services import round_record
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
@@ -512,7 +512,7 @@ def test_head_to_head_without_ties_shows_wins_and_losses(client, league, season)
 def rounds(league_game, *totals_by_round):
     """Rounds in which the stock runs out and each side scores what it melded."""
     for number, totals in enumerate(totals_by_round, start=1):
-        scores.round_record(
+        round_record(
             game=league_game.game,
             number=number,
             ended_by="stock_exhausted",

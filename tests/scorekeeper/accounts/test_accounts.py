@@ -13,7 +13,7 @@ from django.utils.html import escape
 from config.middleware import private_when_signed_in
 from scorekeeper.accounts.services import client_address, cool_off_words
 from scorekeeper.games import services
-from scorekeeper.games.services import SideSpec
+from scorekeeper.portable.start_fields import SideSpec
 
 pytestmark = pytest.mark.django_db
 

@@ -6,6 +6,7 @@ from django.utils import timezone
 from scorekeeper import engine
 from scorekeeper.games import services
 from scorekeeper.models import RoundScore
+from scorekeeper.portable.start_fields import SideSpec
 from tests.pdftext import pdf_words
 from tests.scorekeeper.conftest import round_form
 
@@ -198,7 +199,7 @@ def test_a_blank_sheet_of_an_unknown_preset_is_404(client, db):
 def test_a_game_with_no_rounds_prints_a_sheet_with_its_names(client, db):
     game = services.game_start(
         preset="ten-thousand",
-        sides=[services.SideSpec("José"), services.SideSpec("Łukasz"), services.SideSpec("Søren")],
+        sides=[SideSpec("José"), SideSpec("Łukasz"), SideSpec("Søren")],
         first_dealer=1,
     )
     response = client.get(f"/g/{game.public_id}/score-card.pdf")
@@ -216,7 +217,7 @@ def test_a_game_saved_with_1000_rounds_gets_a_400_not_seconds_of_layout(client, 
     # Saved before house rules were bounded: the engine still loads it, the card says no.
     game = services.game_start(
         preset="four-rounds",
-        sides=[services.SideSpec("Us", ("Ann", "Bob")), services.SideSpec("Them", ("Cy", "Di"))],
+        sides=[SideSpec("Us", ("Ann", "Bob")), SideSpec("Them", ("Cy", "Di"))],
         house_rules={"rounds": 1000},
     )
     assert client.get(f"/g/{game.public_id}/").status_code == 200

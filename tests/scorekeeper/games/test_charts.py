@@ -4,6 +4,7 @@ import re
 
 from scorekeeper.games import services
 from scorekeeper.games.charts import Tick, nice_step, running_totals_chart, spaced_ticks
+from scorekeeper.rounds.services import round_record
 from tests.scorekeeper.conftest import side_specs
 
 
@@ -86,7 +87,7 @@ def test_the_game_page_draws_the_target_line_and_labelled_axes(client, game_with
 
 def test_a_game_of_so_many_rounds_has_axes_but_no_target_line(client, db):
     game = services.game_start(preset="four-rounds", sides=side_specs("four-rounds"))
-    services.round_record(
+    round_record(
         game=game,
         number=1,
         ended_by="stock_exhausted",

@@ -18,7 +18,7 @@ from scorekeeper.engine.formatting import (
 )
 from scorekeeper.engine.sheet import sheet_items
 from scorekeeper.games.presenters import rules_card
-from scorekeeper.rounds.entry import build
+from scorekeeper.portable.round_fields import build
 
 
 def test_numbers_have_thousands_separators_and_a_true_minus():

@@ -335,11 +335,11 @@ def test_delete_last_posted_twice_with_its_round_number_deletes_one_round(scorer
 def test_the_round_service_refuses_a_round_number_already_taken(scorer, start_game):
     url = start_game("baskets")
     scorer.post(url + "rounds/new/", round_form(engine.RULESETS["baskets"]))
-    from scorekeeper.games import services
+    from scorekeeper.rounds.services import round_record
 
     game = Game.objects.get()
     with pytest.raises(engine.RoundError) as refused:
-        services.round_record(game=game, number=1, ended_by="going_out", entry=[{}, {}])
+        round_record(game=game, number=1, ended_by="going_out", entry=[{}, {}])
     assert refused.value.errors[0].message == (
         "Round 1 was already saved, from this phone or another; the game is at round 2."
     )

@@ -7,6 +7,8 @@ from django.test import Client
 from scorekeeper.games import services
 from scorekeeper.games.presenters import game_line
 from scorekeeper.models import Game, Side
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_record
 from tests.leagues.conftest import UserFactory
 
 ANN_OUT = {"went_out": True, "canastas": {"natural": 1, "mixed": 2}, "melded_points": 640}
@@ -22,7 +24,7 @@ def rows(html: str) -> list[str]:
 
 def start(user, preset="baskets", names=("Ann", "Bob"), **kwargs) -> Game:
     return services.game_start(
-        preset=preset, sides=[services.SideSpec(n) for n in names], owner=user, **kwargs
+        preset=preset, sides=[SideSpec(n) for n in names], owner=user, **kwargs
     )
 
 
@@ -31,10 +33,10 @@ def test_the_games_list_names_the_rules_the_round_the_totals_and_who_leads(
 ):
     olive = UserFactory(username="olive")
     finished = start(olive)
-    services.round_record(game=finished, number=1, ended_by="going_out", entry=[ANN_OUT, BOB])
+    round_record(game=finished, number=1, ended_by="going_out", entry=[ANN_OUT, BOB])
     services.game_end(game=finished, user=olive)
     playing = services.game_rematch(game=finished, user=olive)
-    services.round_record(game=playing, number=1, ended_by="going_out", entry=[BOB, ANN_OUT])
+    round_record(game=playing, number=1, ended_by="going_out", entry=[BOB, ANN_OUT])
     start(olive, "four-rounds", ("Us", "Them"), house_rules={"going_out_bonus": 150})
     client = Client()
     client.force_login(olive)
@@ -55,7 +57,7 @@ def test_the_games_list_takes_the_same_queries_for_many_games(db, django_assert_
     olive = UserFactory(username="olive")
     for _ in range(6):
         game = start(olive)
-        services.round_record(game=game, number=1, ended_by="going_out", entry=[ANN_OUT, BOB])
+        round_record(game=game, number=1, ended_by="going_out", entry=[ANN_OUT, BOB])
     client = Client()
     client.force_login(olive)
 

@@ -16,6 +16,7 @@ from leagues import services as leagues
 from scorekeeper.games import live, services
 from scorekeeper.models import Game, GameEvent
 from scorekeeper.offline import sync
+from scorekeeper.rounds.services import round_delete_last, round_record, round_restore, round_update
 from tests.leagues.conftest import UserFactory, league_with, members, table_game
 from tests.scorekeeper.conftest import side_specs
 
@@ -45,7 +46,7 @@ def game(db) -> Game:
     """A Baskets game of two rounds in which the stock ran out."""
     game = services.game_start(preset="baskets", sides=side_specs("baskets"))
     for number in (1, 2):
-        services.round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
+        round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
     return Game.objects.get(pk=game.pk)
 
 
@@ -57,11 +58,11 @@ TWO_ROUNDS = {
 
 
 def _record(game: Game) -> None:
-    services.round_record(game=game, number=3, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=3, ended_by="stock_exhausted", entry=OTHER)
 
 
 def _correct(game: Game) -> None:
-    services.round_update(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_update(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
 
 
 @pytest.mark.parametrize(
@@ -102,10 +103,10 @@ def test_a_round_saved_or_corrected_shows_on_the_next_view(client, game, write, 
 def test_a_deleted_round_and_a_restored_one_show(client, game):
     assert shown(client, game) == TWO_ROUNDS
 
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
     after_delete = shown(client, game)
     deleted = game.events.get(kind=GameEvent.Kind.ROUND_DELETED)
-    services.round_restore(game=game, event_id=deleted.pk)
+    round_restore(game=game, event_id=deleted.pk)
 
     assert after_delete == {
         "rounds": TWO_ROUNDS["rounds"][:1],
@@ -165,7 +166,7 @@ def test_a_league_game_corrected_and_voided_shows_both(client, db):
     ann, bob = members(league, "Ann", "Bob").values()
     league_game = table_game(league, [[ann], [bob]])
     game = league_game.game
-    services.round_record(
+    round_record(
         game=game,
         number=1,
         ended_by="stock_exhausted",
@@ -173,7 +174,7 @@ def test_a_league_game_corrected_and_voided_shows_both(client, db):
     )
     before = client.get(f"/g/{game.public_id}/").content.decode()
 
-    services.round_update(
+    round_update(
         game=game,
         number=1,
         ended_by="stock_exhausted",
@@ -194,7 +195,7 @@ def test_a_write_on_a_server_whose_clock_is_behind_still_moves_the_version(clien
     before = Game.objects.get(pk=game.pk).updated_at
 
     with mock.patch("django.utils.timezone.now", return_value=before - timedelta(seconds=5)):
-        services.round_record(game=game, number=3, ended_by="stock_exhausted", entry=OTHER)
+        round_record(game=game, number=3, ended_by="stock_exhausted", entry=OTHER)
 
     assert Game.objects.get(pk=game.pk).updated_at == before + timedelta(microseconds=1)
     assert shown(client, game)["totals"] == ["190", "60"]

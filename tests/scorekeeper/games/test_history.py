@@ -9,6 +9,8 @@ from scorekeeper import engine
 from scorekeeper.games import services
 from scorekeeper.games.history import history_sentence
 from scorekeeper.models import GameEvent
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_record, round_update
 from tests.leagues.conftest import UserFactory
 
 BASKETS = engine.RULESETS["baskets"]
@@ -155,11 +157,9 @@ def test_a_side_whose_name_ends_in_s_owns_its_points_in_words_that_read():
 
 def test_the_history_page_tells_each_change_in_sentences_not_stored_values(db):
     olive = UserFactory(username="olive")
-    game = services.game_start(
-        preset="baskets", sides=[services.SideSpec("Ann"), services.SideSpec("Bob")]
-    )
-    services.round_record(game=game, number=1, ended_by="going_out", entry=[ANN_OUT, BOB])
-    services.round_update(
+    game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    round_record(game=game, number=1, ended_by="going_out", entry=[ANN_OUT, BOB])
+    round_update(
         game=game,
         number=1,
         ended_by="going_out",

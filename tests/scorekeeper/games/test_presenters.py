@@ -6,6 +6,7 @@ from dataclasses import replace
 from scorekeeper import engine
 from scorekeeper.games import services
 from scorekeeper.games.presenters import to_win
+from scorekeeper.rounds.services import round_record
 from tests.scorekeeper.conftest import side_specs
 
 BASKETS = engine.RULESETS["baskets"]  # first to 5,000
@@ -43,7 +44,7 @@ def test_the_game_page_tells_each_side_what_it_needs_after_every_round(client, g
 
     # Each round: Ann lays down 50; Bob lays down 40 and holds 15 (the stock ran out).
     for number in (1, 2):
-        services.round_record(
+        round_record(
             game=game,
             number=number,
             ended_by="stock_exhausted",
@@ -64,7 +65,7 @@ def test_the_game_page_tells_each_side_what_it_needs_after_every_round(client, g
 def test_a_finished_game_and_a_game_of_rounds_say_nothing_of_a_target(client, db):
     rounds_game = services.game_start(preset="four-rounds", sides=side_specs("four-rounds"))
     finished = services.game_start(preset="baskets", sides=side_specs("baskets"))
-    services.round_record(
+    round_record(
         game=finished,
         number=1,
         ended_by="stock_exhausted",

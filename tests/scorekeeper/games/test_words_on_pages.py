@@ -9,6 +9,8 @@ from django.test import Client
 
 from scorekeeper.games import services
 from scorekeeper.models import GameEvent
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_delete_last, round_record, round_restore, round_update
 from tests.leagues.conftest import UserFactory
 from tests.pdftext import pdf_text
 
@@ -42,30 +44,28 @@ def whole_game(db):
     olive = UserFactory(username="olive")
     game = services.game_start(
         preset="baskets",
-        sides=[services.SideSpec("Ann"), services.SideSpec("Bob")],
+        sides=[SideSpec("Ann"), SideSpec("Bob")],
         owner=olive,
     )
-    services.round_record(game=game, number=1, ended_by="going_out", entry=[ANN_OUT, BOB_BURIED])
+    round_record(game=game, number=1, ended_by="going_out", entry=[ANN_OUT, BOB_BURIED])
     for number in (2, 3):
-        services.round_record(
+        round_record(
             game=game,
             number=number,
             ended_by="stock_exhausted",
             entry=[{"melded_points": 300}, BOB_BURIED],
         )
-    services.round_update(
+    round_update(
         game=game,
         number=1,
         ended_by="going_out",
         entry=[{**ANN_OUT, "melded_points": 540}, BOB_BURIED],
         user=olive,
     )
-    services.round_delete_last(game=game, user=olive)
+    round_delete_last(game=game, user=olive)
     deleted = GameEvent.objects.get(game=game, kind="round_deleted")
-    services.round_restore(game=game, event_id=deleted.pk, user=olive)
-    services.round_record(
-        game=game, number=4, ended_by="stock_exhausted", entry=[{"hand_points": 20}, {}]
-    )
+    round_restore(game=game, event_id=deleted.pk, user=olive)
+    round_record(game=game, number=4, ended_by="stock_exhausted", entry=[{"hand_points": 20}, {}])
     services.game_end(game=game, user=olive)
     services.game_reopen(game=game, user=olive)
     client = Client()

@@ -8,11 +8,13 @@ import pytest
 
 from scorekeeper.games import services
 from scorekeeper.models import Game
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_record
 
 
 @pytest.fixture
 def game(db) -> Game:
-    sides = [services.SideSpec(name) for name in ("Ann", "Bob")]
+    sides = [SideSpec(name) for name in ("Ann", "Bob")]
     return services.game_start(preset="baskets", sides=sides)
 
 
@@ -39,9 +41,7 @@ def test_the_game_page_marks_its_scores_for_a_scorer_and_not_for_a_viewer(client
 
 
 def test_the_round_form_for_a_new_round_is_marked_and_a_correction_is_not(client, game):
-    services.round_record(
-        game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 50}, {}]
-    )
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 50}, {}])
     scorer(client, game)
 
     new = client.get(f"/g/{game.public_id}/rounds/new/").content.decode()

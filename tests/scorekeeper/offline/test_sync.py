@@ -11,6 +11,7 @@ from scorekeeper import engine
 from scorekeeper.games import live, services
 from scorekeeper.models import Game, GameEvent, Round
 from scorekeeper.offline import sync
+from scorekeeper.rounds.services import round_delete_last, round_record, round_update
 from tests.scorekeeper.conftest import side_specs, start_form
 
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
@@ -71,7 +72,7 @@ def test_the_same_key_sent_again_is_already_stored_and_changes_nothing(db):
 def test_a_round_sent_again_after_another_phone_deleted_it_does_not_come_back(db):
     game = baskets()
     sync_round(game)
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
     before = (rounds_of(game), kinds(game), version(game))
 
     again = sync_round(game)
@@ -95,7 +96,7 @@ def test_a_round_sent_again_after_another_phone_replaced_it_is_already_stored(db
 
 def test_a_round_number_another_phone_saved_first_is_a_conflict_showing_theirs(db):
     game = baskets()
-    theirs = services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    theirs = round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
     before = (rounds_of(game), kinds(game), version(game))
 
     synced = sync_round(game)
@@ -122,7 +123,7 @@ def test_a_round_past_a_gap_is_a_conflict_with_no_round_of_theirs(db):
 
 def test_end_keeps_both_rounds_mine_after_theirs(db):
     game = baskets()
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
 
     synced = sync_round(game, place=sync.END)
 
@@ -134,7 +135,7 @@ def test_end_keeps_both_rounds_mine_after_theirs(db):
 
 def test_replace_corrects_their_round_to_mine_and_the_history_keeps_theirs(db):
     game = baskets()
-    theirs = services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    theirs = round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
 
     synced = sync_round(game, place=sync.REPLACE, version=theirs.version)
 
@@ -161,10 +162,8 @@ def test_replace_corrects_their_round_to_mine_and_the_history_keeps_theirs(db):
 
 def test_replace_of_a_round_changed_since_the_player_saw_it_is_refused(db):
     game = baskets()
-    seen = services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
-    services.round_update(
-        game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 95}, {}]
-    )
+    seen = round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_update(game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 95}, {}])
     stored = Round.objects.get()
     before = (rounds_of(game), kinds(game))
 
@@ -181,8 +180,8 @@ def test_replace_of_a_round_changed_since_the_player_saw_it_is_refused(db):
 
 def test_replace_of_a_round_deleted_since_is_a_conflict_with_no_round(db):
     game = baskets()
-    seen = services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
-    services.round_delete_last(game=game)
+    seen = round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_delete_last(game=game)
 
     synced = sync_round(game, place=sync.REPLACE, version=seen.version)
 
@@ -196,7 +195,7 @@ def test_replace_of_a_round_deleted_since_is_a_conflict_with_no_round(db):
 
 def test_a_round_the_engine_refuses_stores_nothing_and_says_why_per_field(db):
     game = baskets()
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
 
     with pytest.raises(engine.RoundError) as refused:
         sync_round(game, place=sync.END, entry=[{"melded_points": -5}, {"hand_points": "x"}])
@@ -216,7 +215,7 @@ def test_a_round_the_engine_refuses_stores_nothing_and_says_why_per_field(db):
 
 def test_a_round_for_a_finished_game_is_refused(db):
     game = baskets()
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
     services.game_end(game=game)
 
     for place in (sync.EXACT, sync.END):
@@ -262,10 +261,8 @@ def test_the_snapshot_is_the_game_as_the_phone_keeps_it(db):
 
 def test_round_scores_are_each_sides_points_and_total_with_their_text(db):
     game = baskets()
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
-    services.round_record(
-        game=game, number=2, ended_by="stock_exhausted", entry=[{"hand_points": 1300}, {}]
-    )
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=2, ended_by="stock_exhausted", entry=[{"hand_points": 1300}, {}])
 
     assert sync.round_scores(Round.objects.get(number=2)) == [
         {

@@ -13,6 +13,7 @@ from scorekeeper.games import live, services
 from scorekeeper.models import Game, GameEvent, Round
 from scorekeeper.offline import sync
 from scorekeeper.portable import phone as phone_module
+from scorekeeper.rounds.services import round_record, round_update
 from tests.config import test_sqlite_file
 from tests.scorekeeper.conftest import round_form, side_specs, start_form
 
@@ -80,7 +81,7 @@ def snapshot(game: Game) -> dict:
 
 
 def test_the_offline_snapshot_is_the_game_and_whether_this_phone_may_score(game, phone):
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
     stored = Round.objects.get()
 
     response = phone.get(f"/g/{game.public_id}/offline.json")
@@ -100,7 +101,7 @@ def test_the_snapshot_is_not_sent_again_until_the_game_changes(game, phone):
     etag = phone.get(url)["ETag"]
 
     unchanged = phone.get(url, headers={"If-None-Match": etag})
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
     changed = phone.get(url, headers={"If-None-Match": etag})
 
     assert (unchanged.status_code, unchanged.content, unchanged["ETag"]) == (304, b"", etag)
@@ -164,7 +165,7 @@ def test_a_round_sent_again_is_already_stored_and_not_doubled(game, phone):
 
 
 def test_a_round_another_phone_saved_first_is_409_with_both_versions(game, phone):
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
     theirs = Round.objects.get()
 
     response = send(phone, game)
@@ -203,7 +204,7 @@ def test_a_round_another_phone_saved_first_is_409_with_both_versions(game, phone
 
 
 def test_keeping_both_sends_mine_to_the_end(game, phone):
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
 
     response = send(phone, game, place="end")
 
@@ -216,7 +217,7 @@ def test_keeping_both_sends_mine_to_the_end(game, phone):
 
 
 def test_keeping_mine_replaces_theirs_and_the_history_page_says_so(game, phone):
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
 
     response = send(phone, game, place="replace", version=Round.objects.get().version)
 
@@ -236,8 +237,8 @@ def test_keeping_mine_replaces_theirs_and_the_history_page_says_so(game, phone):
 
 
 def test_keeping_mine_over_a_round_changed_again_meanwhile_is_409_with_the_new_one(game, phone):
-    seen = services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
-    services.round_update(game=game, number=1, ended_by="stock_exhausted", entry=SMALL[::-1])
+    seen = round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_update(game=game, number=1, ended_by="stock_exhausted", entry=SMALL[::-1])
 
     response = send(phone, game, place="replace", version=seen.version)
 
@@ -266,7 +267,7 @@ def test_a_round_the_engine_refuses_is_400_with_its_words(game, phone):
 
 
 def test_a_round_for_a_game_that_is_over_is_400(game, phone):
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
     services.game_end(game=game)
 
     response = send(phone, game, number=2)

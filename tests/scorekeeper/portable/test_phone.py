@@ -10,8 +10,7 @@ from scorekeeper import engine
 from scorekeeper.games.scoring import preview_round, status_for
 from scorekeeper.games.selectors import game_get, game_view
 from scorekeeper.models import Game
-from scorekeeper.portable import phone
-from scorekeeper.rounds import entry as round_entry
+from scorekeeper.portable import phone, round_fields
 from tests.offline_games import PRESETS, next_round_form, played_game, snapshot
 from tests.scorekeeper.conftest import round_form, start_form
 
@@ -217,7 +216,7 @@ def test_the_live_breakdown_puts_each_error_at_its_field_and_shows_no_lines():
 
 
 def test_a_correction_previews_the_round_in_its_place_among_the_waiting_ones():
-    form = round_entry.values_from_entry(
+    form = round_fields.values_from_entry(
         engine.RULESETS["baskets"], "stock_exhausted", [{"melded_points": 60}, {}]
     )
     preview = phone.round_preview(baskets_game(), [WAITING_2], {**form, "round_number": "1"})
@@ -280,9 +279,9 @@ def test_a_refused_preview_has_the_errors_the_round_page_shows(db, preset):
     form = {**round_form(view.rules, number=4), "s0-melded_points": "12", "s1-hand_points": "x"}
     preview = phone.round_preview(snapshot(game), [], form)
     dealer = view.dealer.side_index
-    ended_by, entry, problems = round_entry.parse(view.rules, view.sides, form, dealer)
+    ended_by, entry, problems = round_fields.parse(view.rules, len(view.sides), form, dealer)
     _, errors = preview_round(game, view.sides, view.rounds, 4, ended_by, entry)
-    page = round_entry.build(view.rules, view.sides, form, dealer, [*problems, *errors])
+    page = round_fields.build(view.rules, view.sides, form, dealer, [*problems, *errors])
     shown = {(key, message) for key, messages in page.slots() for message in messages}
     assert preview["ok"] is False
     assert {(e["key"], e["message"]) for e in preview["errors"]} == shown

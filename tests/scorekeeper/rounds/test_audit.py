@@ -9,7 +9,10 @@ from django.utils import timezone
 from leagues.selectors import standings
 from scorekeeper import engine
 from scorekeeper.games import services
+from scorekeeper.games.store import Conflict
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_delete_last, round_record, round_restore, round_update
 from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
 from tests.scorekeeper.conftest import round_form
 
@@ -85,13 +88,11 @@ def test_a_correction_of_a_round_deleted_meanwhile_is_refused(game_with_rounds):
     url = f"/g/{game.public_id}/rounds/2/edit/"
     editing = phone(game)
     opened = hidden(editing.get(url).content.decode(), "round_version")
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
     before = scores(game)
 
-    with pytest.raises(services.Conflict) as refused:
-        services.round_update(
-            game=game, number=2, ended_by="stock_exhausted", entry=SMALL, version=opened
-        )
+    with pytest.raises(Conflict) as refused:
+        round_update(game=game, number=2, ended_by="stock_exhausted", entry=SMALL, version=opened)
 
     assert refused.value.errors[0].message == (
         "Round 2 was deleted on another phone while you were editing; "
@@ -103,14 +104,12 @@ def test_a_correction_of_a_round_deleted_meanwhile_is_refused(game_with_rounds):
 def test_a_round_deleted_and_entered_again_is_not_overwritten_by_the_old_form(game_with_rounds):
     game = game_with_rounds(2)
     opened = Round.objects.get(number=2).version
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
     again = [{"melded_points": 90}, {"melded_points": 10}]
-    services.round_record(game=game, number=2, ended_by="stock_exhausted", entry=again)
+    round_record(game=game, number=2, ended_by="stock_exhausted", entry=again)
 
-    with pytest.raises(services.Conflict) as refused:
-        services.round_update(
-            game=game, number=2, ended_by="stock_exhausted", entry=SMALL, version=opened
-        )
+    with pytest.raises(Conflict) as refused:
+        round_update(game=game, number=2, ended_by="stock_exhausted", entry=SMALL, version=opened)
 
     stored = Round.objects.get(number=2)
     assert refused.value.errors[0].message == (
@@ -130,7 +129,7 @@ def test_deleting_a_round_that_is_no_longer_the_last_is_refused(game_with_rounds
     deleting = phone(game)
     page = deleting.get(url).content.decode()
     assert hidden(page, "round_number") == "2"
-    services.round_record(game=game, number=3, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=3, ended_by="stock_exhausted", entry=SMALL)
     before = scores(game)
 
     refused = deleting.post(
@@ -172,12 +171,10 @@ def test_two_phones_confirming_the_same_deletion_delete_one_round(game_with_roun
 def test_deleting_a_round_corrected_since_the_question_is_refused(game_with_rounds):
     game = game_with_rounds(2)
     version = Round.objects.get(number=2).version
-    services.round_update(
-        game=game, number=2, ended_by="stock_exhausted", entry=[{"melded_points": 90}, {}]
-    )
+    round_update(game=game, number=2, ended_by="stock_exhausted", entry=[{"melded_points": 90}, {}])
 
-    with pytest.raises(services.Conflict) as refused:
-        services.round_delete_last(game=game, number=2, version=version)
+    with pytest.raises(Conflict) as refused:
+        round_delete_last(game=game, number=2, version=version)
 
     stored = Round.objects.get(number=2)
     assert refused.value.errors[0].message == (
@@ -196,7 +193,7 @@ def test_a_round_form_opened_before_a_deletion_is_not_saved_in_the_wrong_place(
         hidden(entering.get(f"/g/{game.public_id}/rounds/new/").content.decode(), "round_number")
         == "3"
     )
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
 
     refused = entering.post(
         f"/g/{game.public_id}/rounds/new/",
@@ -233,21 +230,17 @@ def test_a_double_tap_on_the_round_that_ends_the_game_shows_the_stored_round(sco
 
 def test_every_change_is_in_the_history_with_who_and_the_values_before_and_after(db):
     olive = UserFactory(username="olive")
-    game = services.game_start(
-        preset="baskets", sides=[services.SideSpec("Ann"), services.SideSpec("Bob")]
-    )
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
+    game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
     corrected = [{"melded_points": 60}, SMALL[1]]
-    services.round_update(
-        game=game, number=1, ended_by="stock_exhausted", entry=corrected, user=olive
-    )
+    round_update(game=game, number=1, ended_by="stock_exhausted", entry=corrected, user=olive)
     services.game_end(game=game, user=olive)
     services.game_reopen(game=game)
     services.game_claim(game=game, user=olive)
-    services.round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
-    services.round_delete_last(game=game, user=olive)
+    round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
+    round_delete_last(game=game, user=olive)
     deleted = GameEvent.objects.get(kind="round_deleted")
-    services.round_restore(game=game, event_id=deleted.pk, user=olive)
+    round_restore(game=game, event_id=deleted.pk, user=olive)
     rematch = services.game_rematch(game=game, user=olive)
 
     events = list(
@@ -297,7 +290,7 @@ def test_the_history_page_lists_the_changes_in_a_fixed_number_of_queries(
 ):
     game = game_with_rounds(3)
     for _ in range(2):
-        services.round_delete_last(game=game)
+        round_delete_last(game=game)
     viewer = phone(game)
 
     with django_assert_num_queries(9):
@@ -348,10 +341,10 @@ def test_a_deleted_round_comes_back_as_it_was_with_its_totals(game_with_rounds):
 def test_a_deleted_round_entered_again_cannot_come_back(game_with_rounds):
     game = game_with_rounds(3)
     scoring = phone(game)
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
     event = GameEvent.objects.get(kind="round_deleted")
     again = [{"melded_points": 90}, {"melded_points": 10}]
-    services.round_record(game=game, number=3, ended_by="stock_exhausted", entry=again)
+    round_record(game=game, number=3, ended_by="stock_exhausted", entry=again)
     before = scores(game)
     history = scoring.get(f"/g/{game.public_id}/history/").content.decode()
     assert "Restore round" not in history
@@ -369,12 +362,12 @@ def test_a_deleted_round_entered_again_cannot_come_back(game_with_rounds):
 
 def test_a_round_cannot_come_back_before_the_rounds_deleted_after_it(game_with_rounds):
     game = game_with_rounds(3)
-    services.round_delete_last(game=game)
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
+    round_delete_last(game=game)
     third = GameEvent.objects.get(kind="round_deleted", round_number=3)
 
     with pytest.raises(engine.RoundError) as refused:
-        services.round_restore(game=game, event_id=third.pk)
+        round_restore(game=game, event_id=third.pk)
 
     assert refused.value.errors[0].message == (
         "Round 3 cannot come back before round 2: restore or enter round 2 first."
@@ -384,7 +377,7 @@ def test_a_round_cannot_come_back_before_the_rounds_deleted_after_it(game_with_r
 
 def test_only_a_scoring_phone_may_restore_a_round(game_with_rounds, client):
     game = game_with_rounds(2)
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
     event = GameEvent.objects.get(kind="round_deleted")
     history = client.get(f"/g/{game.public_id}/history/").content.decode()
     assert "Restore round" not in history
@@ -407,10 +400,10 @@ def test_a_league_games_standings_follow_a_restored_round(db):
     assert counted == {"Ann": (1, 1, 2), "Bob": (1, 1, 2), "Cy": (1, 0, 0), "Di": (1, 0, 0)}
     game = league_game.game
 
-    services.round_delete_last(game=game)
+    round_delete_last(game=game)
     assert standings(league) == []
     event = game.events.get(kind="round_deleted")
-    services.round_restore(game=game, event_id=event.pk)
+    round_restore(game=game, event_id=event.pk)
 
     game.refresh_from_db()
     assert game.finished and game.winner.name == "Ann & Bob"

@@ -11,8 +11,10 @@ from django.test import Client
 
 from scorekeeper import engine
 from scorekeeper.games import services
-from scorekeeper.games.views import DELETE_NUMBER_MISSING, ROUND_NUMBER_MISSING
+from scorekeeper.games.store import Conflict
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
+from scorekeeper.rounds.services import round_record, round_update
+from scorekeeper.rounds.views import DELETE_NUMBER_MISSING, ROUND_NUMBER_MISSING
 from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
 
 pytestmark = [
@@ -109,14 +111,12 @@ def test_twenty_threads_recording_the_same_round_leave_exactly_one(db):
 
     def record(index: int):
         entry = [{"melded_points": 50 + 5 * index}, SMALL[1]]
-        return services.round_record(
-            game=game, number=1, ended_by="stock_exhausted", entry=entry
-        ).entry
+        return round_record(game=game, number=1, ended_by="stock_exhausted", entry=entry).entry
 
     results = together(record)
 
     stored = [r for r in results if isinstance(r, list)]
-    refused = [r for r in results if isinstance(r, services.Conflict)]
+    refused = [r for r in results if isinstance(r, Conflict)]
     assert len(stored) == 1 and len(refused) == THREADS - 1
     assert {r.errors[0].message for r in refused} == {
         "Round 1 was already saved, from this phone or another; the game is at round 2."
@@ -139,9 +139,7 @@ def test_twenty_threads_scoring_twenty_games_lose_nothing(db):
 
     def score(index: int) -> int:
         for number in range(1, 6):
-            services.round_record(
-                game=games[index], number=number, ended_by="stock_exhausted", entry=SMALL
-            )
+            round_record(game=games[index], number=number, ended_by="stock_exhausted", entry=SMALL)
         return index
 
     results = together(score)
@@ -157,19 +155,19 @@ def test_twenty_threads_scoring_twenty_games_lose_nothing(db):
 
 def test_two_phones_correcting_the_same_round_keep_one_correction(db):
     game = services.game_start(preset="baskets", sides=side_specs("baskets"))
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
     opened = Round.objects.get().version
 
     def correct(index: int):
         entry = [{"melded_points": 100 * (index + 1)}, SMALL[1]]
-        return services.round_update(
+        return round_update(
             game=game, number=1, ended_by="stock_exhausted", entry=entry, version=opened
         ).entry
 
     results = together(correct, count=2)
 
     stored = [r for r in results if isinstance(r, list)]
-    refused = [r for r in results if isinstance(r, services.Conflict)]
+    refused = [r for r in results if isinstance(r, Conflict)]
     assert len(stored) == 1 and len(refused) == 1
     assert refused[0].errors[0].message.startswith("Round 1 was corrected on another phone at ")
     assert (
@@ -207,7 +205,7 @@ def three_rounds(db) -> tuple[str, list[Client]]:
     """A game with three rounds, its address and twenty phones scoring it."""
     game = services.game_start(preset="baskets", sides=side_specs("baskets"))
     for number in (1, 2, 3):
-        services.round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
+        round_record(game=game, number=number, ended_by="stock_exhausted", entry=SMALL)
     return f"/g/{game.public_id}/", _joined_phones(game, THREADS)
 
 

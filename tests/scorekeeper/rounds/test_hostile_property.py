@@ -16,7 +16,7 @@ from leagues import services as league_services
 from leagues.models import Attendance, ClubNight, LeagueEvent, Membership, Player
 from scorekeeper import engine
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
-from scorekeeper.rounds import entry as round_entry
+from scorekeeper.portable import round_fields
 from tests.leagues.conftest import UserFactory, league_with
 from tests.scorekeeper.conftest import round_form, start_form
 
@@ -175,7 +175,7 @@ def _check(client: Client, game: Game, url: str, data, *, htmx: bool, urlencoded
         assert response["Location"] == f"/g/{game.public_id}/"
         # A key drawn with no values is not posted at all, as a browser would send it.
         posted = {"round_number": (data.get("round_number") or [""])[-1]}
-        if url.endswith("/rounds/new/") and round_entry.posted_round_number(posted) is None:
+        if url.endswith("/rounds/new/") and round_fields.posted_round_number(posted) is None:
             # A new round without its number: refused, as a repeat of the same form would be.
             assert after == before, (url, data)
         else:

@@ -10,6 +10,8 @@ from django.utils import timezone
 from scorekeeper import engine
 from scorekeeper.games import live, services
 from scorekeeper.models import Game, GameEvent, Round
+from scorekeeper.portable.start_fields import SideSpec
+from scorekeeper.rounds.services import round_delete_last, round_record, round_update
 from tests.scorekeeper.conftest import round_form
 
 BASKETS = engine.RULESETS["baskets"]
@@ -67,7 +69,7 @@ def test_the_state_check_answers_200_once_another_phone_saves_a_round(game_with_
     url = f"/g/{game.public_id}/state"
     seen = Client().get(url)["ETag"]
 
-    services.round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
     changed = Client().get(url, headers={"If-None-Match": seen})
 
     assert changed.status_code == 200
@@ -79,14 +81,12 @@ def test_the_state_check_answers_200_once_another_phone_saves_a_round(game_with_
 @pytest.mark.parametrize(
     "write",
     [
-        lambda game: services.round_record(
-            game=game, number=3, ended_by="stock_exhausted", entry=SMALL
-        ),
-        lambda game: services.round_update(
+        lambda game: round_record(game=game, number=3, ended_by="stock_exhausted", entry=SMALL),
+        lambda game: round_update(
             game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 90}, {}]
         ),
-        lambda game: services.round_delete_last(game=game),
-        lambda game: services.round_delete_last(
+        lambda game: round_delete_last(game=game),
+        lambda game: round_delete_last(
             game=game, number=2, undo_within=datetime.timedelta(seconds=60)
         ),
         lambda game: services.game_end(game=game),
@@ -168,9 +168,7 @@ def undo(scorer: Client, game: Game, number: int = 1):
 
 @pytest.fixture
 def new_game(db) -> Game:
-    return services.game_start(
-        preset="baskets", sides=[services.SideSpec("Ann"), services.SideSpec("Bob")]
-    )
+    return services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
 
 
 def test_the_saved_message_carries_an_undo_button(new_game):
@@ -216,7 +214,7 @@ def test_a_second_undo_is_refused_and_changes_nothing(new_game):
     scorer = phone(game)
     save_round_one(scorer, game)
     undo(scorer, game)
-    services.round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=1, ended_by="stock_exhausted", entry=SMALL)
     before = kinds(game)
 
     again = undo(scorer, game)
@@ -291,7 +289,7 @@ def test_undo_is_refused_once_another_phone_has_saved_the_next_round(new_game):
     game = new_game
     scorer = phone(game)
     save_round_one(scorer, game)
-    services.round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
+    round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
 
     refused = undo(scorer, game)
 
@@ -307,9 +305,7 @@ def test_undo_is_refused_once_another_phone_has_corrected_the_round(new_game):
     game = new_game
     scorer = phone(game)
     save_round_one(scorer, game)
-    services.round_update(
-        game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 90}, {}]
-    )
+    round_update(game=game, number=1, ended_by="stock_exhausted", entry=[{"melded_points": 90}, {}])
     stored = Round.objects.get(game=game)
 
     refused = undo(scorer, game)
@@ -334,10 +330,10 @@ def test_undo_needs_a_scoring_phone(new_game):
 
 def test_undo_drops_only_the_history_entry_of_the_save_it_undoes(game_with_rounds):
     game = game_with_rounds(2)
-    services.round_delete_last(game=game)
-    services.round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
+    round_delete_last(game=game)
+    round_record(game=game, number=2, ended_by="stock_exhausted", entry=SMALL)
 
-    services.round_delete_last(game=game, number=2, undo_within=live.UNDO_WINDOW)
+    round_delete_last(game=game, number=2, undo_within=live.UNDO_WINDOW)
 
     assert kinds(game) == [
         ("started", None),

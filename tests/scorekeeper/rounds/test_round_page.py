@@ -9,6 +9,7 @@ from scorekeeper.games import services
 from scorekeeper.games.selectors import dealer_for, game_view
 from scorekeeper.models import Round
 from scorekeeper.rounds import page as round_page
+from scorekeeper.rounds import services as round_services
 from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
 
 BASKETS = engine.RULESETS["baskets"]
@@ -127,7 +128,7 @@ def test_a_busy_database_answers_503_with_the_form_as_typed(game, monkeypatch):
     def locked(**kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(services, "round_record", locked)
+    monkeypatch.setattr(round_services, "round_record", locked)
     outcome = post(game, round_form(BASKETS))
     assert outcome.kind == round_page.BUSY
     assert outcome.status_code == 503
@@ -144,7 +145,7 @@ def test_a_busy_database_asks_the_correction_again(game, monkeypatch):
     def locked(**kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(services, "round_update", locked)
+    monkeypatch.setattr(round_services, "round_update", locked)
     outcome = post(game, {**round_form(BASKETS, other_melded=410), "confirm": "1"})
     assert outcome.kind == round_page.BUSY
     assert outcome.confirm is True
@@ -155,7 +156,7 @@ def test_any_other_database_error_is_not_taken_for_busy(game, monkeypatch):
     def broken(**kwargs):
         raise OperationalError("disk I/O error")
 
-    monkeypatch.setattr(services, "round_record", broken)
+    monkeypatch.setattr(round_services, "round_record", broken)
     with pytest.raises(OperationalError, match="disk I/O error"):
         post(game, round_form(BASKETS))
 
