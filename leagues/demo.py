@@ -2,7 +2,7 @@
 
 Everything is written through the real services, as an organiser and the tables' phones would:
 leagues, seasons, members, club nights seated by the proposal, and every round scored with
-`scorekeeper.games.services.round_record` (so participations, standings and ratings are kept by the
+`scorekeeper.rounds.services.round_record` (so participations, standings and ratings are kept by the
 league app's signal receiver exactly as in use). The rounds come from
 `scorekeeper.games.demo_rounds.random_game` with a fixed seed, so the same demo loads every time.
 

@@ -3,7 +3,7 @@ deals, what each side needs, the result) and its scoreboard and chart as HTML, m
 change of the game and kept in Django's cache under the game's version.
 
 The version is read from the game's row on every request (`Game.updated_at`, which every write
-moves forward; see `services._save_game`), so an entry can only be found while the game is as it
+moves forward; see `store.game_save`), so an entry can only be found while the game is as it
 was when the entry was made: any number of app processes, each with its own cache or sharing
 one, never show an old scoreboard. What differs between viewers (may they score, the share links,
 the CSRF token, the messages, the paper sizes, the league's context) is drawn at each request.

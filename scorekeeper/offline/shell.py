@@ -14,6 +14,8 @@ from django.contrib.staticfiles import finders
 from django.templatetags.static import static
 from django.urls import reverse
 
+from scorekeeper.offline import pack
+
 # Colours of static/css/app.css's light palette: --accent and --bg.
 THEME_COLOR = "#0b5d3b"
 BACKGROUND_COLOR = "#fdfdfb"
@@ -51,23 +53,13 @@ ICONS = [
 
 
 def engine_hash() -> str:
-    """The hash of the engine zip the browser runs ('' until scorekeeper.offline.pack exists)."""
-    try:
-        from scorekeeper.offline.pack import engine_zip
-    except ImportError:
-        # Hook: the runtime helper's scorekeeper/offline/pack.py; until it lands the version
-        # covers the static files only.
-        return ""
-    return engine_zip()[1]
+    """The hash of the engine zip the browser runs."""
+    return pack.engine_zip()[1]
 
 
 def engine_url() -> str:
-    """The URL of the engine zip, or '' until scorekeeper.offline.pack exists."""
-    try:
-        from scorekeeper.offline.pack import engine_url as url
-    except ImportError:
-        return ""
-    return url()
+    """The URL of the engine zip."""
+    return pack.engine_url()
 
 
 def _static_file(name: str) -> Path | None:

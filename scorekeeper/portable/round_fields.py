@@ -1,6 +1,6 @@
 """The round form: which fields a rule set uses, posted values to engine input, errors to fields.
 
-Plain Python with no Django import: the server's round page (through `round_entry`) and the
+Plain Python with no Django import: the server's round page (`scorekeeper.rounds.page`) and the
 phone's offline round form (through `phone`, packed for the browser) read a form the same way.
 
 Field names are `s<side>-<engine field>` (`s1-canastas-natural`, `s0-melded_cards-K`), so an
