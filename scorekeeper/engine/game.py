@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Errors, FrozenMap, counted, is_whole, listing, number, shown
+from .reading import NAME_MAX, ROUND_MAX, parse_round
 from .rules import DECKS_MAX, RuleSet, resolve_rules
-from .scoring import NAME_MAX, ROUND_MAX, RoundResult, parse_round
+from .scoring import RoundResult, score_parsed
 
 NAMES_LISTED = 12
 
@@ -131,7 +132,7 @@ def game_status_after(
                 f"no round can follow it.",
             )
             break
-        result = round_.score()
+        result = score_parsed(round_)
         scores = result.scores
         for name in names:
             totals[name] += scores[name]

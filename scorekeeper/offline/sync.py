@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 
 from scorekeeper import engine
 from scorekeeper.engine.formatting import listing, number, rule_set_name, signed
-from scorekeeper.engine.scoring import ROUND_MAX
+from scorekeeper.engine.reading import ROUND_MAX
 from scorekeeper.games import services as games
 from scorekeeper.games.live import game_etag
 from scorekeeper.games.scoring import round_errors
