@@ -1,5 +1,6 @@
 """Server time of the game page and of the live round preview (the htmx POST made as a person
-types), in a game of 20 rounds.
+types), in a game of 20 rounds; and the time of saving a round (the service: lock, score, store,
+log) at round 2 and at round 20, which must be the same.
 
 Usage: .venv/bin/python bench/round_preview.py [requests] [--smoke]
 Runs against a throwaway SQLite database unless DATABASE_URL names another one, with DEBUG off
@@ -35,7 +36,7 @@ from django.test import Client  # noqa: E402
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
 from scorekeeper.portable.start_fields import SideSpec  # noqa: E402
-from scorekeeper.rounds.services import round_record  # noqa: E402
+from scorekeeper.rounds.services import round_delete_last, round_record  # noqa: E402
 
 ROUNDS = 20
 # Small rounds that end with the stock run out: 20 of them stay far below Sevens' 50,000.
@@ -74,6 +75,20 @@ def line(what: str, times: list[float], hello: float) -> str:
         f"{what}: {len(times)} requests, median {median:.1f} ms, p95 {p95:.1f} ms "
         f"{ratio(median, hello)}"
     )
+
+
+def save_times(number: int, saves: int) -> list[float]:
+    """The time of saving round `number` of a game, `saves` times (each save undone after)."""
+    game = services.game_start(preset="sevens", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    for earlier in range(1, number):
+        round_record(game=game, number=earlier, ended_by="stock_exhausted", entry=STORED)
+    times = []
+    for _ in range(saves):
+        start = time.perf_counter()
+        round_record(game=game, number=number, ended_by="stock_exhausted", entry=STORED)
+        times.append((time.perf_counter() - start) * 1000)
+        round_delete_last(game=game)
+    return sorted(times)
 
 
 def main(requests: int) -> None:
@@ -115,6 +130,14 @@ def main(requests: int) -> None:
     print("  " + line("game page", views, hello))
     print("  " + line("game page, first view after a change", firsts, hello))
     print("  " + line("round preview", previews, hello))
+    at_2, at_20 = save_times(2, requests), save_times(ROUNDS, requests)
+    print("saving a round (the service, as the round form's Save calls it):")
+    print("  " + line("round 2", at_2, hello))
+    print("  " + line(f"round {ROUNDS}", at_20, hello))
+    print(
+        f"  round {ROUNDS} over round 2: "
+        f"{statistics.median(at_20) / statistics.median(at_2):.2f} (the same work: 1.0 or near)"
+    )
 
 
 def parse_args() -> argparse.Namespace:

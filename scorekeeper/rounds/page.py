@@ -61,9 +61,14 @@ def round_post(
     rules, sides = view.rules, view.sides
     editing = number <= view.played
     ended_by, entry, problems = round_fields.parse(rules, len(sides), data, dealer)
-    status, errors = preview_round(
-        game, sides, view.rounds, number, ended_by, entry, played=view.played
-    )
+
+    def preview() -> tuple[engine.GameStatus | None, list[engine.FieldError]]:
+        return preview_round(game, sides, view.rounds, number, ended_by, entry, played=view.played)
+
+    # A new round saved as typed is scored once, by its save; the preview is scored only for
+    # what a page shows: the round as it is typed, a correction to confirm, a refusal.
+    saving_new = not htmx and not editing and not problems
+    status, errors = (None, []) if saving_new else preview()
     errors = [*problems, *errors]
     counted = round_fields.counted_points(rules, entry)
 
@@ -108,8 +113,8 @@ def round_post(
     except OperationalError as error:
         if not busy.is_busy(error):
             raise
-        # Rolled back: the same form, as typed, to send again.
-        return page(BUSY, [engine.FieldError("", busy.BUSY)])
+        # Rolled back: the same form, as typed, to send again, with its breakdown.
+        return page(BUSY, [engine.FieldError("", busy.BUSY)], status or preview()[0])
     if editing:
         return RoundPost(kind=SAVED, message=f"Round {number} corrected.")
     return RoundPost(kind=SAVED, message=f"Round {number} saved.", saved=saved)

@@ -8,6 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from scorekeeper import engine
 from scorekeeper.models import RoundScore
 from scorekeeper.rounds.services import round_record
 
@@ -58,3 +59,17 @@ def test_saving_round_20_writes_two_score_rows_and_leaves_the_other_38_as_they_w
 def test_the_round_form_posts_round_2_and_round_20_with_the_same_queries(game_with_rounds):
     early, late = game_with_rounds(1), game_with_rounds(19)
     assert posted_with_queries(early, 2) == (posted_with_queries(late, 20)[0], 2)
+
+
+def test_the_round_forms_save_scores_the_new_round_once(game_with_rounds, monkeypatch):
+    game = game_with_rounds(19)
+    calls = []
+    for name in ("game_status", "game_status_after"):
+        real = getattr(engine, name)
+        monkeypatch.setattr(
+            engine,
+            name,
+            lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k),
+        )
+    assert posted_with_queries(game, 20)[1] == 20
+    assert calls == ["game_status_after"]
