@@ -29,7 +29,7 @@ night after night, so that every player has played before anyone plays again.
 A game's scores are engine-made: a pool of `--pool` games per rule set is played with
 `scorekeeper.games.demo_rounds.random_game` and scored with `engine.game_status`, and each
 seeded game takes one at random, with the per-side figures the services would write
-(`leagues.services._side_figures`). Not seeded, because the standings never read them: the
+(`leagues.services.side_figures`). Not seeded, because the standings never read them: the
 rounds and round scores, attendances and seats, and the audit events.
 
 Reported: the seeding time, then for each page (a season's standings, the all-time standings,
@@ -119,7 +119,7 @@ def django_setup(url: str) -> None:
 def game_pool(preset: str, size: int, rng: random.Random) -> list[dict]:
     """`size` games played by demo_rounds and scored by the engine: each side's total and the
     figures the league's services keep, the number of rounds, the winner."""
-    from leagues.services import _side_figures
+    from leagues.services import side_figures
     from scorekeeper import engine
     from scorekeeper.games.demo_rounds import random_game
 
@@ -134,7 +134,7 @@ def game_pool(preset: str, size: int, rng: random.Random) -> list[dict]:
         if by_hand:
             # A target game that ran long: ended by hand, the highest total wins.
             status = engine.game_status(rules, names, inputs, finished=True)
-        figures = _side_figures([SimpleNamespace(name=n) for n in names], status)
+        figures = side_figures([SimpleNamespace(name=n) for n in names], status)
         pool.append(
             {
                 "totals": [status.totals[n] for n in names],

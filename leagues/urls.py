@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from leagues.public import projector, views
+from leagues.public import players, projector, views
 
 app_name = "leagues"
 
@@ -35,10 +35,10 @@ urlpatterns = [
     ),
     path(
         "<slug:slug>/seasons/<int:season_id>/head-to-head/",
-        views.head_to_head,
+        players.head_to_head,
         name="head_to_head",
     ),
-    path("<slug:slug>/players/<int:player_id>/", views.player_detail, name="player"),
+    path("<slug:slug>/players/<int:player_id>/", players.player_detail, name="player"),
     path("<slug:slug>/nights/<int:night_id>/", views.night_detail, name="night"),
     path("<slug:slug>/nights/<int:night_id>/pack.pdf", views.night_pack, name="night_pack"),
     path(

@@ -12,6 +12,7 @@ from django.utils.text import slugify
 
 from leagues import league_rules
 from leagues.models import League, Player, Season
+from leagues.organiser import selectors
 from leagues.selectors import merged_away
 from scorekeeper import engine
 from scorekeeper.engine.formatting import rule_set_name
@@ -363,11 +364,7 @@ class ExistingPlayerForm(Form):
 
     def __init__(self, *args, league: League, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = (
-            Player.objects.filter(memberships__league__organisers=user)
-            .exclude(memberships__league=league)
-            .distinct()
-        )
+        self.fields["player"].queryset = selectors.players_to_add(league, user)
 
 
 def _members_of(league: League):

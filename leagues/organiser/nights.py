@@ -1,4 +1,5 @@
-"""The organiser's pages that close a club night and open it again.
+"""The organiser's pages of a club night: opening it, the arrivals, the seating, starting the
+seated tables' games, then closing it and opening it again.
 
 Closing is asked on a page that lists each table still playing or waiting to start, with its
 game and a way to void it: the night closes only once every table has finished or been voided
@@ -6,15 +7,280 @@ game and a way to void it: the night closes only once every table has finished o
 submit, or another organiser meanwhile) is told the night is already closed, never a 500.
 """
 
+import re
+from dataclasses import dataclass
+
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from leagues import player_stats, services
-from leagues.models import ClubNight, League
-from leagues.organiser.views import _day, _night, organisers_only
+from leagues.models import Attendance, ClubNight, League, LeagueGame, Player
+from leagues.organiser import forms, selectors
+from leagues.organiser.common import day_text, form_data, night_or_404, organisers_only
 from leagues.services import LeagueError
+from scorekeeper import engine
+from scorekeeper.engine.formatting import listing, owned
+
+
+@require_http_methods(["GET", "POST"])
+@organisers_only
+def night_new(request: HttpRequest, league: League) -> HttpResponse:
+    if request.method == "POST" and request.POST.get("action") == "select_all":
+        # Without JavaScript, "select all" is a round trip that ticks every box.
+        form = forms.NightForm(
+            initial={
+                "date": request.POST.get("date", ""),
+                "notes": request.POST.get("notes", ""),
+                "players": selectors.member_ids(league),
+            },
+            league=league,
+        )
+    else:
+        form = forms.NightForm(
+            form_data(request), initial={"date": timezone.localdate()}, league=league
+        )
+    if request.method == "POST" and form.is_bound and form.is_valid():
+        values = form.cleaned_data
+        try:
+            night = services.night_create(
+                league=league,
+                date=values["date"],
+                player_ids=[p.pk for p in values["players"]],
+                notes=values["notes"],
+                user=request.user,
+            )
+        except LeagueError as error:
+            forms.show_errors(form, error.errors)
+        else:
+            count = len(values["players"])
+            messages.success(
+                request,
+                f"Club night of {day_text(night.date)} opened with {count} "
+                f"player{'s' if count != 1 else ''}. Propose a seating or seat them by hand.",
+            )
+            return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
+    return render(request, "leagues/organiser/night_new.html", {"league": league, "form": form})
+
+
+@dataclass
+class SeatRow:
+    """One present player's line of the seating form."""
+
+    player: Player
+    late: bool
+    table: str
+    side: str
+    errors: list[str]
+
+    @property
+    def key(self) -> str:
+        return f"seat-{self.player.pk}"
+
+
+@dataclass
+class TableGroup:
+    """Rows shown together: a table, or the players sitting out (table None)."""
+
+    table: int | None
+    rows: list[SeatRow]
+    errors: list[str]
+
+    @property
+    def sides(self) -> list[str]:
+        """Who is on each side, as typed: "Side 1: Ann & Di"."""
+        names: dict[str, list[str]] = {}
+        for row in self.rows:
+            names.setdefault(row.side, []).append(row.player.name)
+        return [f"Side {side}: {' & '.join(names[side])}" for side in sorted(names)]
+
+
+@dataclass(frozen=True)
+class StartedTable:
+    table: int
+    league_game: LeagueGame
+    sides: list[list[str]]
+
+
+def _seating_rows(free: list[Attendance], data=None) -> list[SeatRow]:
+    rows = []
+    for a in free:
+        table = "" if a.table is None else str(a.table)
+        side = "1" if a.side is None else str(a.side + 1)
+        if data is not None:
+            table = data.get(f"seat-{a.player_id}-table", table).strip()
+            side = data.get(f"seat-{a.player_id}-side", side)
+        rows.append(SeatRow(a.player, a.arrived_late, table, side, []))
+    return rows
+
+
+def _parse_seats(
+    free: list[Attendance], rows: list[SeatRow], data
+) -> tuple[list[services.SeatChoice], list[tuple[str, str]]]:
+    """The seat choices as the service takes them (0-based sides), and what could not be read.
+    A player missing from the posted form (they arrived while it was open) keeps their seat."""
+    choices, problems = [], []
+    for a, row in zip(free, rows, strict=True):
+        if f"{row.key}-table" not in data:
+            choices.append(services.SeatChoice(a.player_id, a.table, a.side))
+        elif row.table == "":
+            choices.append(services.SeatChoice(a.player_id, None, None))
+        elif not re.fullmatch(r"[0-9]{1,2}", row.table) or int(row.table) == 0:
+            problems.append(
+                (
+                    row.key,
+                    f"Type {owned(a.player.name, 'table')} as a number from 1 to 99, or leave it "
+                    "blank to sit out.",
+                )
+            )
+        elif not re.fullmatch(r"[1-9]", row.side):
+            problems.append((row.key, f"Choose a side for {a.player.name}."))
+        else:
+            choices.append(services.SeatChoice(a.player_id, int(row.table), int(row.side) - 1))
+    return choices, problems
+
+
+def _group(rows: list[SeatRow], errors: list[tuple[str, str]]) -> tuple[list[TableGroup], list]:
+    """Rows grouped by the table typed for them, each error beside its row or its table."""
+    by_key = {row.key: row for row in rows}
+    groups: dict[int | None, TableGroup] = {}
+    for row in rows:
+        table = int(row.table) if re.fullmatch(r"[0-9]{1,2}", row.table) else None
+        groups.setdefault(table, TableGroup(table, [], [])).rows.append(row)
+    general = []
+    for field, message in errors:
+        match = re.fullmatch(r"table-([0-9]+)", field)
+        if field in by_key:
+            by_key[field].errors.append(message)
+        elif match and int(match.group(1)) in groups:
+            groups[int(match.group(1))].errors.append(message)
+        else:
+            general.append(message)
+    ordered = sorted(groups.values(), key=lambda g: (g.table is None, g.table or 0))
+    # By side alone: the rows come in seat order, which the night page and the pack show too.
+    for group in ordered:
+        group.rows.sort(key=lambda r: r.side)
+    return ordered, general
+
+
+def _started_tables(
+    games: dict[int, LeagueGame], attendances: list[Attendance]
+) -> list[StartedTable]:
+    tables = []
+    for table, league_game in games.items():
+        sides: dict[int, list[str]] = {}
+        for a in attendances:
+            if a.table == table:
+                sides.setdefault(a.side, []).append(a.player.name)
+        tables.append(StartedTable(table, league_game, [sides[s] for s in sorted(sides)]))
+    return tables
+
+
+@require_http_methods(["GET", "POST"])
+@organisers_only
+def night_seating(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
+    night = night_or_404(league, night_id)
+    action = request.POST.get("action")
+    if request.method == "POST" and action == "propose":
+        try:
+            proposal = services.night_seating_propose(night=night, user=request.user)
+        except LeagueError as error:
+            for _, message in error.errors:
+                messages.error(request, message)
+        else:
+            count = len(proposal.tables)
+            out = len(proposal.sitting_out)
+            messages.success(
+                request,
+                f"Seating proposed: {count} table{'s' if count != 1 else ''}"
+                f"{f', {out} sitting out' if out else ''}. Adjust it below, then start the games.",
+            )
+        return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
+    attendances = selectors.seating_attendances(night)
+    started = _started_tables(selectors.night_games(night), attendances)
+    playing = {t.table for t in started}
+    free = [a for a in attendances if a.table not in playing]
+    errors: list[tuple[str, str]] = []
+    if request.method == "POST" and action == "save":
+        rows = _seating_rows(free, request.POST)
+        choices, errors = _parse_seats(free, rows, request.POST)
+        if not errors:
+            try:
+                services.night_seating_set(night=night, choices=choices, user=request.user)
+            except LeagueError as error:
+                errors = error.errors
+            else:
+                messages.success(request, "Seating saved. Start the games when everyone is seated.")
+                return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
+    else:
+        rows = _seating_rows(free)
+    groups, general = _group(rows, errors)
+    params = engine.resolve_rules(night.season.rules).parameters()
+    context = {
+        "league": league,
+        "night": night,
+        "started": started,
+        "groups": groups,
+        "general_errors": general,
+        "sides": range(1, (params["max_sides"] or 3) + 1),
+        "can_start": any(a.table is not None for a in free),
+        "late": [a.player.name for a in free if a.arrived_late and a.table is None],
+    }
+    return render(request, "leagues/organiser/night_seating.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@organisers_only
+def night_start(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
+    """GET asks to confirm (the night's page links here); POST starts the seated tables."""
+    night = night_or_404(league, night_id)
+    if request.method == "GET":
+        context = {"league": league, "night": night, "tables": selectors.tables_to_start(night)}
+        return render(request, "leagues/organiser/night_start.html", context)
+    try:
+        created = services.night_games_start(night=night, user=request.user)
+    except LeagueError as error:
+        for _, message in error.errors:
+            messages.error(request, message)
+        return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
+    tables = [str(g.table) for g in created]
+    messages.success(
+        request, f"Games started at table{'s' if len(tables) > 1 else ''} {listing(tables)}."
+    )
+    return redirect("leagues:night", slug=league.slug, night_id=night.pk)
+
+
+@require_http_methods(["GET", "POST"])
+@organisers_only
+def night_arrival(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
+    night = night_or_404(league, night_id)
+    form = forms.ArrivalForm(form_data(request), night=night)
+    if request.method == "POST" and form.is_valid():
+        player, name = form.cleaned_data["player"], form.cleaned_data["name"]
+        try:
+            # A new member who then cannot arrive is not added either.
+            with transaction.atomic():
+                if player is None:
+                    player = services.member_add(league=league, name=name, user=request.user).player
+                services.night_arrival(night=night, player=player, user=request.user)
+        except LeagueError as error:
+            forms.show_errors(form, error.errors)
+        else:
+            messages.success(
+                request,
+                f"{player.name} has arrived. Seat them at a new table, or propose a seating for "
+                "everyone not yet playing.",
+            )
+            return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
+    return render(
+        request,
+        "leagues/organiser/night_arrival.html",
+        {"league": league, "night": night, "form": form},
+    )
+
 
 # Where the reopen page may send the organiser back to, by the page that offered it.
 AFTER_REOPEN = {
@@ -36,13 +302,13 @@ def _page(
 @organisers_only
 def night_close(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
     """GET asks to confirm and flags the unfinished tables; POST closes the night."""
-    night = _night(league, night_id)
+    night = night_or_404(league, night_id)
     errors: list[str] = []
     if request.method == "POST":
         try:
             services.night_close(night=night, user=request.user)
         except LeagueError as error:
-            night.refresh_from_db(fields=["closed_at"])
+            selectors.refresh_closed_at(night)
             if night.closed_at is not None:
                 messages.info(request, error.errors[0][1])
                 return redirect("leagues:night", slug=league.slug, night_id=night.pk)
@@ -50,7 +316,8 @@ def night_close(request: HttpRequest, league: League, night_id: int) -> HttpResp
         else:
             messages.success(
                 request,
-                f"The club night of {_day(night.date)} is closed; its page no longer refreshes.",
+                f"The club night of {day_text(night.date)} is closed; its page no longer "
+                "refreshes.",
             )
             return redirect("leagues:night", slug=league.slug, night_id=night.pk)
     view = player_stats.night_view(night)
@@ -63,7 +330,7 @@ def night_close(request: HttpRequest, league: League, night_id: int) -> HttpResp
 @organisers_only
 def night_reopen(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
     """GET asks to confirm; POST opens the night again and goes back to the page it came from."""
-    night = _night(league, night_id)
+    night = night_or_404(league, night_id)
     then = request.POST.get("then") or request.GET.get("then")
     if then not in AFTER_REOPEN:
         then = "night"
@@ -76,7 +343,7 @@ def night_reopen(request: HttpRequest, league: League, night_id: int) -> HttpRes
         else:
             messages.success(
                 request,
-                f"The club night of {_day(night.date)} is open again: seat players, start "
+                f"The club night of {day_text(night.date)} is open again: seat players, start "
                 "games and record late arrivals as before.",
             )
         return redirect(AFTER_REOPEN[then], slug=league.slug, night_id=night.pk)

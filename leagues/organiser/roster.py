@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods
 
 from leagues import roster, services
 from leagues.models import League
+from leagues.organiser.common import organisers_only
 from leagues.organiser.forms import Form
-from leagues.organiser.views import organisers_only
 from leagues.roster_selectors import roster_facts
 from leagues.services import LeagueError
 from scorekeeper.engine.formatting import listing, number

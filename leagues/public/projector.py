@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from leagues import player_stats, selectors
 from leagues.player_stats import NightTable, NightView, TableSide
-from leagues.public.views import _id_or_404, _league_or_404, _render
+from leagues.public.lookups import id_or_404, league_or_404, render_page
 
 # 4 × 5 cards fill a 1920×1080 screen with the standings beside them and type that reads from
 # the back of a hall; more tables than this take turns, a page each refresh.
@@ -127,8 +127,8 @@ def grid_columns(count: int) -> int:
 
 @require_GET
 def night_projector(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
-    league, _ = _league_or_404(request, slug)
-    night = player_stats.night_get(league, _id_or_404(night_id))
+    league, _ = league_or_404(request, slug)
+    night = player_stats.night_get(league, id_or_404(night_id))
     if night is None:
         raise Http404("No such club night")
     tables = projector_tables(player_stats.night_view(night))
@@ -161,4 +161,4 @@ def night_projector(request: HttpRequest, slug: str, night_id: int) -> HttpRespo
         "refresh_seconds": REFRESH_SECONDS,
         "updated_at": timezone.now(),
     }
-    return _render(request, "leagues/projector.html", context, "board")
+    return render_page(request, "leagues/projector.html", context, "board")

@@ -26,11 +26,11 @@ from leagues.services.nights import (
     night_seating_set,
 )
 from leagues.services.results import (
-    _side_figures,
     game_unvoid,
     game_void,
     league_game_refresh,
     ratings_replay,
+    side_figures,
 )
 from leagues.services.roster import RosterResult, roster_import
 from leagues.services.seasons import season_create, season_for, season_update
@@ -44,7 +44,7 @@ __all__ = [
     "RosterResult",
     "SeatChoice",
     "User",
-    "_side_figures",
+    "side_figures",
     "game_unvoid",
     "game_void",
     "league_create",

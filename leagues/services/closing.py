@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues.models import ClubNight, LeagueEvent, LeagueGame
-from leagues.services.core import LeagueError, User, _checked, _event, _refuse
-from leagues.services.seasons import _day
+from leagues.services.core import LeagueError, User, full_check, record_event, refusal
+from leagues.services.seasons import day_text
 from scorekeeper.engine.formatting import listing
 
 
@@ -50,9 +50,9 @@ def _unfinished(night: ClubNight) -> list[tuple[str, str]]:
 
 def _close(night: ClubNight, user: User, summary: str) -> None:
     night.closed_at = timezone.now()
-    _checked(night)
+    full_check(night)
     night.save(update_fields=["closed_at"])
-    _event(
+    record_event(
         night.league,
         LeagueEvent.Kind.NIGHT_CLOSED,
         user,
@@ -66,7 +66,7 @@ def _reopen(night: ClubNight, user: User, summary: str) -> None:
     before = night.closed_at
     night.closed_at = None
     night.save(update_fields=["closed_at"])
-    _event(
+    record_event(
         night.league,
         LeagueEvent.Kind.NIGHT_REOPENED,
         user,
@@ -84,7 +84,7 @@ def night_close(*, night: ClubNight, user: User) -> ClubNight:
         ClubNight.objects.select_for_update(of=("self",)).select_related("league").get(pk=night.pk)
     )
     if night.closed_at is not None:
-        raise _refuse("night", f"The club night of {_day(night.date)} is already closed.")
+        raise refusal("night", f"The club night of {day_text(night.date)} is already closed.")
     problems = _unfinished(night)
     if problems:
         tables = [field.removeprefix("table-") for field, _ in problems]
@@ -98,7 +98,7 @@ def night_close(*, night: ClubNight, user: User) -> ClubNight:
                 *problems,
             ]
         )
-    _close(night, user, f"Club night of {_day(night.date)} closed")
+    _close(night, user, f"Club night of {day_text(night.date)} closed")
     return night
 
 
@@ -109,8 +109,8 @@ def night_reopen(*, night: ClubNight, user: User) -> ClubNight:
         ClubNight.objects.select_for_update(of=("self",)).select_related("league").get(pk=night.pk)
     )
     if night.closed_at is None:
-        raise _refuse("night", f"The club night of {_day(night.date)} is open already.")
-    _reopen(night, user, f"Club night of {_day(night.date)} reopened")
+        raise refusal("night", f"The club night of {day_text(night.date)} is open already.")
+    _reopen(night, user, f"Club night of {day_text(night.date)} reopened")
     return night
 
 
@@ -137,12 +137,14 @@ def night_settle(*, night_id: int, table: int | None) -> None:
         waiting = night.attendances.filter(table__isnull=True, arrived_late=True).exists()
         if not problems and not waiting and night.games.exists():
             _close(
-                night, None, f"Club night of {_day(night.date)} closed: every table has finished"
+                night,
+                None,
+                f"Club night of {day_text(night.date)} closed: every table has finished",
             )
     elif problems:
         _reopen(
             night,
             None,
-            f"Club night of {_day(night.date)} reopened: "
+            f"Club night of {day_text(night.date)} reopened: "
             f"table {table}'s game is being played again",
         )

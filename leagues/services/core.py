@@ -25,11 +25,12 @@ class LeagueError(Exception):
         super().__init__("; ".join(message for _, message in self.errors))
 
 
-def _refuse(field: str, message: str) -> LeagueError:
+def refusal(field: str, message: str) -> LeagueError:
+    """The error that refuses a write, with its message beside `field`."""
     return LeagueError([(field, message)])
 
 
-def _checked(instance) -> None:
+def full_check(instance) -> None:
     """full_clean(), with Django's errors turned into a LeagueError naming the fields."""
     try:
         instance.full_clean()
@@ -43,25 +44,28 @@ def _checked(instance) -> None:
         ) from None
 
 
-def _saved(instance: models.Model, *, clash: models.QuerySet, field: str, message: str) -> None:
+def save_unique(
+    instance: models.Model, *, clash: models.QuerySet, field: str, message: str
+) -> None:
     """Check and save a row that a unique constraint guards; `clash` finds the row it would
     duplicate. Found before the save, or saved first by a concurrent request (the database
     refuses the insert then), it is refused beside `field`, never a server error."""
     if clash.exists():
-        raise _refuse(field, message)
+        raise refusal(field, message)
     try:
-        _checked(instance)
+        full_check(instance)
         # A savepoint, so that the transaction goes on after the database's refusal.
         with transaction.atomic():
             instance.save()
     except (LeagueError, IntegrityError):
         # full_clean's own uniqueness check may be the one that met the concurrent row.
         if clash.exists():
-            raise _refuse(field, message) from None
+            raise refusal(field, message) from None
         raise
 
 
-def _event(league: League, kind: str, user: User, summary: str, **fields: Any) -> None:
+def record_event(league: League, kind: str, user: User, summary: str, **fields: Any) -> None:
+    """Add an event to the league's audit, by `user` (the system when nobody is signed in)."""
     signed_in = user is not None and user.is_authenticated
     event = LeagueEvent(
         league=league,
@@ -71,11 +75,12 @@ def _event(league: League, kind: str, user: User, summary: str, **fields: Any) -
         summary=summary[:300],
         **fields,
     )
-    _checked(event)
+    full_check(event)
     event.save()
 
 
-def _rules(preset: str, house_rules: Mapping[str, Any]) -> engine.RuleSet:
+def league_rule_set(preset: str, house_rules: Mapping[str, Any]) -> engine.RuleSet:
+    """The rule set of a preset and house rules, bad house rules refused beside their field."""
     try:
         # House rules a league sets are held to what a table plays, as a new game's are.
         return engine.table_rules({"base": preset, "overrides": dict(house_rules)})

@@ -14,11 +14,11 @@ from leagues.services.core import (
     RESERVED_SLUGS,
     LeagueError,
     User,
-    _checked,
-    _event,
-    _refuse,
-    _rules,
-    _saved,
+    full_check,
+    league_rule_set,
+    record_event,
+    refusal,
+    save_unique,
 )
 from scorekeeper import engine
 from scorekeeper.engine.formatting import listing, rule_set_name
@@ -96,10 +96,10 @@ def league_create(
 ) -> League:
     """Create a league run by `user`."""
     if preset not in engine.RULESETS:
-        raise _refuse("preset", RULE_SET_CHOICE)
-    rules = _rules(preset, house_rules or {})
+        raise refusal("preset", RULE_SET_CHOICE)
+    rules = league_rule_set(preset, house_rules or {})
     if slug in RESERVED_SLUGS:
-        raise _refuse(
+        raise refusal(
             "slug", f"The address “{slug}” is taken by a page of the site; choose another."
         )
     league = League(
@@ -115,14 +115,14 @@ def league_create(
         loss_points=loss_points,
         visibility=visibility,
     )
-    _saved(
+    save_unique(
         league,
         clash=League.objects.filter(slug=slug),
         field="slug",
         message=f"Another league already uses the address “{slug}”; choose another.",
     )
     league.organisers.add(user)
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.LEAGUE_CREATED,
         user,
@@ -143,15 +143,15 @@ def league_update(*, league: League, user: User, **changes: Any) -> League:
     league = League.objects.select_for_update().get(pk=league.pk)
     unknown = set(changes) - set(LEAGUE_FIELDS)
     if unknown:
-        raise _refuse(sorted(unknown)[0], "This setting cannot be changed here.")
+        raise refusal(sorted(unknown)[0], "This setting cannot be changed here.")
     before = _league_values(league)
     for name, value in changes.items():
         setattr(league, name, value)
     if league.preset not in engine.RULESETS:
-        raise _refuse("preset", RULE_SET_CHOICE)
-    rules = _rules(league.preset, league.house_rules)
+        raise refusal("preset", RULE_SET_CHOICE)
+    rules = league_rule_set(league.preset, league.house_rules)
     league.house_rules = rules.overrides()
-    _checked(league)
+    full_check(league)
     league.save()
     after = _league_values(league)
     if after != before:
@@ -160,7 +160,7 @@ def league_update(*, league: League, user: User, **changes: Any) -> League:
         if "house_rules" in changed:
             # The stored before and after name the parameters; the line says them in words.
             summary += f". Now: {_rules_now(rules, SUMMARY_MAX - len(summary) - 7)}"
-        _event(
+        record_event(
             league,
             LeagueEvent.Kind.LEAGUE_CHANGED,
             user,
@@ -181,7 +181,7 @@ def organiser_add(*, league: League, account: AbstractBaseUser, user: User) -> N
             [("username", f"{account.get_username()} already organises {league.name}.")]
         )
     league.organisers.add(account)
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.LEAGUE_CHANGED,
         user,
@@ -210,7 +210,7 @@ def organiser_remove(*, league: League, username: str, user: User) -> None:
         )
     league.organisers.remove(organisers[username])
     before = sorted(organisers)
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.LEAGUE_CHANGED,
         user,

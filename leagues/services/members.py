@@ -14,10 +14,10 @@ from leagues.models import (
 from leagues.selectors import merged_away
 from leagues.services.core import (
     User,
-    _checked,
-    _event,
-    _refuse,
-    _saved,
+    full_check,
+    record_event,
+    refusal,
+    save_unique,
 )
 from leagues.services.results import ratings_replay
 from leagues.services.standings import standings_refresh
@@ -36,20 +36,20 @@ def member_add(
     linked in this league to `account` if given."""
     if player is None:
         player = Player(name=name.strip())
-        _checked(player)
+        full_check(player)
         player.save()
     else:
         # A merge of this player waits for the add (or the add for the merge), never both
         # moving memberships at once.
         player = Player.objects.select_for_update().get(pk=player.pk)
     membership = Membership(league=league, player=player, user=account)
-    _saved(
+    save_unique(
         membership,
         clash=Membership.objects.filter(league=league, player=player),
         field="name",
         message=f"{player.name} is already a member of {league.name}.",
     )
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.MEMBER_ADDED,
         user,
@@ -68,15 +68,15 @@ def player_update(
     player = Player.objects.select_for_update().get(pk=player.pk)
     membership = Membership.objects.select_for_update().filter(league=league, player=player).first()
     if membership is None:
-        raise _refuse("player", f"{player.name} is not a member of {league.name}.")
+        raise refusal("player", f"{player.name} is not a member of {league.name}.")
     before = {"name": player.name, "account": _username(membership.user)}
     player.name, membership.user = name.strip(), account
-    _checked(player)
+    full_check(player)
     player.save()
-    _checked(membership)
+    full_check(membership)
     membership.save(update_fields=["user"])
     after = {"name": player.name, "account": _username(account)}
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.MEMBER_CHANGED,
         user,
@@ -103,7 +103,7 @@ def _locked_pair(league: League, keep: Player, absorb: Player) -> tuple[Player, 
     for field, player in (("keep", keep), ("absorb", absorb)):
         if player.pk not in locked:
             told = merged_away(league, player.pk)
-            raise _refuse(
+            raise refusal(
                 field, told or f"{player.name} is no longer a player; nothing was changed."
             )
     return locked[keep.pk], locked[absorb.pk]
@@ -114,12 +114,12 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
     """Merge two records of the same person: `absorb`'s games, nights and memberships move to
     `keep`, and the ratings of every league concerned are replayed."""
     if keep.pk == absorb.pk:
-        raise _refuse("absorb", "Choose two different players to merge.")
+        raise refusal("absorb", "Choose two different players to merge.")
     # Everything below is read after the locks, so a merge that waited sees the one before it.
     keep, absorb = _locked_pair(league, keep, absorb)
     for player in (keep, absorb):
         if not Membership.objects.filter(league=league, player=player).exists():
-            raise _refuse("absorb", f"{player.name} is not a member of {league.name}.")
+            raise refusal("absorb", f"{player.name} is not a member of {league.name}.")
     foreign = (
         Membership.objects.filter(player=absorb)
         .exclude(league__organisers=user)
@@ -127,7 +127,7 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
         .first()
     )
     if foreign is not None:
-        raise _refuse(
+        raise refusal(
             "absorb",
             f"{absorb.name} also plays in {foreign.league.name}, which you do not organise; "
             "ask its organisers to merge there.",
@@ -139,7 +139,7 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
         or Attendance.objects.filter(player=keep, night__attendances__player=absorb).exists()
     )
     if shared:
-        raise _refuse(
+        raise refusal(
             "absorb",
             f"{keep.name} and {absorb.name} were at the same club night, so they are two people.",
         )
@@ -182,7 +182,7 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
         ).values_list("player_id", flat=True)
         standings_refresh(league=league_id, player_ids={keep.pk, *met})
     for each in leagues:
-        _event(
+        record_event(
             each,
             LeagueEvent.Kind.PLAYERS_MERGED,
             user,

@@ -22,12 +22,12 @@ from leagues.services.core import (
     HISTORY_NIGHTS,
     LeagueError,
     User,
-    _checked,
-    _event,
-    _refuse,
-    _saved,
+    full_check,
+    record_event,
+    refusal,
+    save_unique,
 )
-from leagues.services.seasons import _day, season_for
+from leagues.services.seasons import day_text, season_for
 from scorekeeper import engine
 from scorekeeper.engine.formatting import number
 from scorekeeper.games import services as games
@@ -37,7 +37,7 @@ from scorekeeper.portable.start_fields import SideSpec
 def _members(league: League, player_ids: Sequence[int]) -> list[Player]:
     players = list(Player.objects.filter(memberships__league=league, pk__in=player_ids))
     if len(players) != len(set(player_ids)):
-        raise _refuse("players", "Every player present must be a member of the league.")
+        raise refusal("players", "Every player present must be a member of the league.")
     return players
 
 
@@ -48,18 +48,18 @@ def night_create(
     """Open a club night on `date` with the players present."""
     season = season_for(league, date)
     clash = ClubNight.objects.filter(league=league, date=date)
-    taken = f"{league.name} already has a club night on {_day(date)}."
+    taken = f"{league.name} already has a club night on {day_text(date)}."
     if clash.exists():
-        raise _refuse("date", taken)
+        raise refusal("date", taken)
     players = _members(league, player_ids)
     night = ClubNight(league=league, season=season, date=date, notes=notes)
-    _saved(night, clash=clash, field="date", message=taken)
+    save_unique(night, clash=clash, field="date", message=taken)
     Attendance.objects.bulk_create(Attendance(night=night, player=p) for p in players)
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.NIGHT_ADDED,
         user,
-        f"Club night of {_day(date)} added with {number(len(players))} players",
+        f"Club night of {day_text(date)} added with {number(len(players))} players",
         after={"date": str(date), "players": sorted(p.name for p in players)},
     )
     return night
@@ -74,8 +74,8 @@ def _open_night(night: ClubNight, doing: str) -> ClubNight:
         .get(pk=night.pk)
     )
     if night.closed_at is not None:
-        raise _refuse(
-            "night", f"The club night of {_day(night.date)} is closed: reopen it to {doing}."
+        raise refusal(
+            "night", f"The club night of {day_text(night.date)} is closed: reopen it to {doing}."
         )
     return night
 
@@ -144,11 +144,11 @@ def night_seating_propose(*, night: ClubNight, user: User) -> seating.Seating:
         for p, player in enumerate(side)
     }
     _seats_write(night, free, seats)
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.SEATING_SET,
         user,
-        f"Seating proposed for the club night of {_day(night.date)}",
+        f"Seating proposed for the club night of {day_text(night.date)}",
         after=_seating_log(night),
     )
     return proposal
@@ -235,11 +235,11 @@ def night_seating_set(*, night: ClubNight, choices: Sequence[SeatChoice], user: 
         raise LeagueError(errors)
     free = [a for a in attendances.values() if a.table not in started]
     _seats_write(night, free, seats)
-    _event(
+    record_event(
         night.league,
         LeagueEvent.Kind.SEATING_SET,
         user,
-        f"Seating set by hand for the club night of {_day(night.date)}",
+        f"Seating set by hand for the club night of {day_text(night.date)}",
         after=_seating_log(night),
     )
 
@@ -278,19 +278,19 @@ def night_arrival(*, night: ClubNight, player: Player, user: User) -> Attendance
     """A player who came after the seating: present, waiting for a seat."""
     night = _open_night(night, "record a late arrival")
     if not Membership.objects.filter(league=night.league_id, player=player).exists():
-        raise _refuse("player", f"{player.name} is not a member of the league.")
+        raise refusal("player", f"{player.name} is not a member of the league.")
     attendance = Attendance(night=night, player=player, arrived_late=True)
-    _saved(
+    save_unique(
         attendance,
         clash=Attendance.objects.filter(night=night, player=player),
         field="player",
         message=f"{player.name} is already here tonight.",
     )
-    _event(
+    record_event(
         night.league,
         LeagueEvent.Kind.LATE_ARRIVAL,
         user,
-        f"{player.name} arrived late at the club night of {_day(night.date)}",
+        f"{player.name} arrived late at the club night of {day_text(night.date)}",
         after={"player": player.name},
     )
     return attendance
@@ -322,7 +322,7 @@ def night_games_start(*, night: ClubNight, user: User) -> list[LeagueGame]:
     ):
         tables.setdefault(a.table, {}).setdefault(a.side, []).append(a.player)
     if not tables:
-        raise _refuse("tables", "Every seated table is already playing; seat players first.")
+        raise refusal("tables", "Every seated table is already playing; seat players first.")
     problems = _table_problems(
         night,
         {
@@ -360,7 +360,7 @@ def night_games_start(*, night: ClubNight, user: User) -> list[LeagueGame]:
             table=table,
             date=night.date,
         )
-        _checked(league_game)
+        full_check(league_game)
         league_game.save()
         Participation.objects.bulk_create(
             Participation(
@@ -376,12 +376,12 @@ def night_games_start(*, night: ClubNight, user: User) -> list[LeagueGame]:
             for p, player in enumerate(side)
         )
         created.append(league_game)
-    _event(
+    record_event(
         night.league,
         LeagueEvent.Kind.GAMES_STARTED,
         user,
         f"Games started at table{'s' if len(created) > 1 else ''} "
-        f"{', '.join(str(g.table) for g in created)} on {_day(night.date)}",
+        f"{', '.join(str(g.table) for g in created)} on {day_text(night.date)}",
         after={"tables": [g.table for g in created]},
     )
     return created

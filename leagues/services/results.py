@@ -19,11 +19,11 @@ from leagues.models import (
 from leagues.services.closing import night_settle
 from leagues.services.core import (
     User,
-    _checked,
-    _event,
-    _refuse,
+    full_check,
+    record_event,
+    refusal,
 )
-from leagues.services.seasons import _day
+from leagues.services.seasons import day_text
 from leagues.services.standings import rating_charts_refresh, standings_refresh
 from scorekeeper import engine
 from scorekeeper.games.scoring import status_for
@@ -57,7 +57,7 @@ def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> No
     before = _ranking(participations)
     counted_before = any(p.counted for p in participations)
     counted = bool(status is not None and status.finished and not league_game.voided)
-    figures = _side_figures(sides, status) if status is not None else {}
+    figures = side_figures(sides, status) if status is not None else {}
     totals = [status.totals[side.name] for side in sides] if status is not None else []
     for p in participations:
         p.counted, p.outcome = counted, ""
@@ -109,7 +109,8 @@ def _ranking(participations: Sequence[Participation]) -> tuple:
     return (tuple(p.counted for p in participations), tuple(ranks))
 
 
-def _side_figures(sides: Sequence[Side], status: engine.GameStatus) -> dict[int, dict]:
+def side_figures(sides: Sequence[Side], status: engine.GameStatus) -> dict[int, dict]:
+    """Each side's figures the league keeps, by position: outs, red threes, hand, canastas."""
     figures = {
         i: {"went_out": 0, "red_threes": 0, "hand_points": 0, "canastas": {}}
         for i in range(len(sides))
@@ -245,18 +246,18 @@ def game_void(*, league_game: LeagueGame, reason: str, user: User) -> LeagueGame
     league_game = LeagueGame.objects.select_for_update().get(pk=league_game.pk)
     reason = reason.strip()
     if not reason:
-        raise _refuse("reason", "Say why the game is voided (up to 200 characters).")
+        raise refusal("reason", "Say why the game is voided (up to 200 characters).")
     if league_game.voided:
-        raise _refuse("reason", "This game is already voided.")
+        raise refusal("reason", "This game is already voided.")
     league_game.voided, league_game.void_reason = True, reason
-    _checked(league_game)
+    full_check(league_game)
     league_game.save(update_fields=["voided", "void_reason"])
     _refresh_from_game(league_game)
-    _event(
+    record_event(
         league_game.league,
         LeagueEvent.Kind.GAME_VOIDED,
         user,
-        f"Game {league_game.game} of {_day(league_game.date)} voided: {reason}",
+        f"Game {league_game.game} of {day_text(league_game.date)} voided: {reason}",
         before={"voided": False},
         after={"voided": True, "reason": reason, "game": league_game.game.public_id},
     )
@@ -269,16 +270,16 @@ def game_unvoid(*, league_game: LeagueGame, user: User) -> LeagueGame:
     """Lift a void: the game counts again and the ratings are replayed."""
     league_game = LeagueGame.objects.select_for_update().get(pk=league_game.pk)
     if not league_game.voided:
-        raise _refuse("reason", "This game is not voided.")
+        raise refusal("reason", "This game is not voided.")
     reason = league_game.void_reason
     league_game.voided, league_game.void_reason = False, ""
     league_game.save(update_fields=["voided", "void_reason"])
     _refresh_from_game(league_game)
-    _event(
+    record_event(
         league_game.league,
         LeagueEvent.Kind.GAME_RESTORED,
         user,
-        f"Game {league_game.game} of {_day(league_game.date)} counts again",
+        f"Game {league_game.game} of {day_text(league_game.date)} counts again",
         before={"voided": True, "reason": reason},
         after={"voided": False, "game": league_game.game.public_id},
     )

@@ -9,7 +9,7 @@ from django.db import transaction
 from leagues import roster
 from leagues.models import League, LeagueEvent, Membership, Player
 from leagues.roster_selectors import roster_facts
-from leagues.services.core import User, _checked, _event, _refuse, _saved
+from leagues.services.core import User, full_check, record_event, refusal, save_unique
 from scorekeeper.engine.formatting import listing, number
 
 # A double submit, or another organiser adding the same player meanwhile: not added again.
@@ -65,7 +65,7 @@ def roster_import(
     if len(seen) != len(decisions) or not all(
         _unchanged(d.outcome, was) for d, was in zip(decisions, seen, strict=False)
     ):
-        raise _refuse(
+        raise refusal(
             "roster",
             f"The members of {league.name} changed since this list was checked, so nothing "
             "was added. Check the list again below.",
@@ -86,15 +86,15 @@ def roster_import(
         account = accounts.get(decision.account_id)
         if player is None:
             player = Player(name=decision.row.name)
-            _checked(player)
+            full_check(player)
             player.save()
             # A player made just now is nobody's member yet: nothing to clash with.
             membership = Membership(league=league, player=player, user=account)
-            _checked(membership)
+            full_check(membership)
             membership.save()
         else:
             membership = Membership(league=league, player=player, user=account)
-            _saved(
+            save_unique(
                 membership,
                 clash=Membership.objects.filter(league=league, player=player),
                 field="roster",
@@ -105,7 +105,7 @@ def roster_import(
         names = [
             m.player.name + (f" (account {m.user.get_username()})" if m.user else "") for m in added
         ]
-        _event(
+        record_event(
             league,
             LeagueEvent.Kind.ROSTER_IMPORTED,
             user,

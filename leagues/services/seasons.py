@@ -11,10 +11,10 @@ from leagues.models import (
 )
 from leagues.services.core import (
     User,
-    _event,
-    _refuse,
-    _rules,
-    _saved,
+    league_rule_set,
+    record_event,
+    refusal,
+    save_unique,
 )
 from scorekeeper.games.scoring import frozen_rules
 
@@ -26,9 +26,9 @@ def season_create(
     """Add a season; it freezes the league's rule set as it is now."""
     league = League.objects.select_for_update().get(pk=league.pk)
     if ends_on < starts_on:
-        raise _refuse("ends_on", "The season must end on or after the day it starts.")
+        raise refusal("ends_on", "The season must end on or after the day it starts.")
     _no_overlap(league, starts_on, ends_on, exclude=None)
-    rules = _rules(league.preset, league.house_rules)
+    rules = league_rule_set(league.preset, league.house_rules)
     season = Season(
         league=league,
         name=name.strip(),
@@ -37,11 +37,11 @@ def season_create(
         rules=frozen_rules(rules),
     )
     _season_saved(season)
-    _event(
+    record_event(
         league,
         LeagueEvent.Kind.SEASON_ADDED,
         user,
-        f"Season {season.name} added ({_day(starts_on)} to {_day(ends_on)})",
+        f"Season {season.name} added ({day_text(starts_on)} to {day_text(ends_on)})",
         after={
             "name": season.name,
             "starts_on": str(starts_on),
@@ -53,7 +53,7 @@ def season_create(
 
 
 def _season_saved(season: Season) -> None:
-    _saved(
+    save_unique(
         season,
         clash=Season.objects.filter(league=season.league_id, name=season.name).exclude(
             pk=season.pk
@@ -69,10 +69,10 @@ def _no_overlap(league: League, starts_on, ends_on, exclude: Season | None) -> N
         clash = clash.exclude(pk=exclude.pk)
     other = clash.first()
     if other is not None:
-        raise _refuse(
+        raise refusal(
             "starts_on",
-            f"These dates overlap season {other.name} ({_day(other.starts_on)} to "
-            f"{_day(other.ends_on)}); "
+            f"These dates overlap season {other.name} ({day_text(other.starts_on)} to "
+            f"{day_text(other.ends_on)}); "
             "a game's date must fall in one season only.",
         )
 
@@ -87,13 +87,13 @@ def season_update(
     League.objects.select_for_update().get(pk=season.league_id)
     season = Season.objects.select_for_update().get(pk=season.pk)
     if ends_on < starts_on:
-        raise _refuse("ends_on", "The season must end on or after the day it starts.")
+        raise refusal("ends_on", "The season must end on or after the day it starts.")
     _no_overlap(season.league, starts_on, ends_on, exclude=season)
     outside = season.nights.exclude(date__range=(starts_on, ends_on)).order_by("date").first()
     if outside is not None:
-        raise _refuse(
+        raise refusal(
             "starts_on",
-            f"The club night of {_day(outside.date)} belongs to this season; its dates must "
+            f"The club night of {day_text(outside.date)} belongs to this season; its dates must "
             "include it.",
         )
     before = {
@@ -104,7 +104,7 @@ def season_update(
     season.name, season.starts_on, season.ends_on = name.strip(), starts_on, ends_on
     _season_saved(season)
     after = {"name": season.name, "starts_on": str(starts_on), "ends_on": str(ends_on)}
-    _event(
+    record_event(
         season.league,
         LeagueEvent.Kind.SEASON_CHANGED,
         user,
@@ -115,7 +115,8 @@ def season_update(
     return season
 
 
-def _day(date: datetime.date) -> str:
+def day_text(date: datetime.date) -> str:
+    """A date as the messages and the audit write it: 1 September 2026."""
     return f"{date.day} {date:%B %Y}"
 
 
@@ -123,7 +124,7 @@ def season_for(league: League, date: datetime.date) -> Season:
     """The season of the league that covers `date`."""
     season = league.seasons.filter(starts_on__lte=date, ends_on__gte=date).first()
     if season is None:
-        raise _refuse(
-            "date", f"No season of {league.name} covers {_day(date)}; add a season first."
+        raise refusal(
+            "date", f"No season of {league.name} covers {day_text(date)}; add a season first."
         )
     return season

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from scorekeeper import engine
+from scorekeeper.documents.cache import pdf_cached
 from scorekeeper.documents.pdf.base import PAPER, PAPER_NAMES, PdfError
 from scorekeeper.documents.pdf.score_card import CardSide, ScoreCard
 from scorekeeper.engine.formatting import rule_set_name
@@ -123,11 +124,14 @@ def pdf_response(data: bytes, stem: str) -> FileResponse:
     return response
 
 
-def pdf_download(build: Callable[[], bytes], stem: str) -> HttpResponse:
-    """The PDF `build` makes as a download, or a 400 page saying why it cannot be printed
-    (too many pages): input must never cost a 500 or seconds of CPU."""
+def pdf_download(
+    build: Callable[[], bytes], stem: str, *, kind: str, version: str, paper: str
+) -> HttpResponse:
+    """The PDF `build` makes as a download (kept in the cache under its kind, version and
+    paper), or a 400 page saying why it cannot be printed (too many pages): input must never
+    cost a 500 or seconds of CPU."""
     try:
-        data = build()
+        data = pdf_cached(kind, version, paper, build)
     except PdfError as error:
         return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
     return pdf_response(data, stem)

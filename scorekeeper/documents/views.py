@@ -5,6 +5,7 @@ from django.views.decorators.http import require_GET
 
 from scorekeeper import engine
 from scorekeeper.documents import cards
+from scorekeeper.documents.cache import content_version
 from scorekeeper.documents.pdf.score_card import CardSide, ScoreCard, build_score_card
 from scorekeeper.engine.formatting import rule_set_name
 from scorekeeper.games.selectors import game_for_card
@@ -31,7 +32,13 @@ def score_sheet(request: HttpRequest, preset: str) -> HttpResponse:
         named=False,
     )
     stem = cards.file_stem(rule_set_name(rules.id), "blank score sheet")
-    return cards.pdf_download(lambda: build_score_card(card, paper=paper), stem)
+    return cards.pdf_download(
+        lambda: build_score_card(card, paper=paper),
+        stem,
+        kind="blank-sheet",
+        version=content_version(card),
+        paper=paper,
+    )
 
 
 @require_GET
@@ -44,6 +51,14 @@ def game_score_card(request: HttpRequest, public_id: str) -> HttpResponse:
         paper = cards.paper_for(request)
     except cards.PaperError as error:
         return cards.bad_paper(error)
-    card = cards.game_score_card(game)
     stem = cards.game_file_stem(game, game.sides.all())
-    return cards.pdf_download(lambda: build_score_card(card, paper=paper), stem)
+    # Every write of the game moves its updated_at; what its league says of it (league, night,
+    # table, a void) is read with the game, so a cached card is never scored again.
+    version = f"{game.pk}:{game.public_id}:{game.updated_at.isoformat()}"
+    return cards.pdf_download(
+        lambda: build_score_card(cards.game_score_card(game), paper=paper),
+        stem,
+        kind="score-card",
+        version=f"{version}:{content_version(cards.league_details(game))}",
+        paper=paper,
+    )
