@@ -44,7 +44,7 @@ How (both modes):
    `scorekeeper` and `test_scorekeeper` are refused), migrated, and its static files collected.
 2. gunicorn serves the app (`config.wsgi`, --workers sync workers, default 2 * cores + 1)
    on a free port of 127.0.0.1 as a deployment would: DEBUG off, a throwaway SECRET_KEY, plain
-   HTTP (tests/app_servers.py). REDIS_URL, when set, is passed on.
+   HTTP (tests/helpers/app_servers.py). REDIS_URL, when set, is passed on.
 3. Each phone is a stdlib http.client connection with its own cookies. gunicorn's sync workers
    close the connection after each answer, so each request opens a new one (on loopback, a
    fraction of a millisecond); redirects are not followed: each request is timed on its own.
@@ -90,7 +90,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.app_servers import (  # noqa: E402  (the bench scripts and the tests share it)
+from tests.helpers.app_servers import (  # noqa: E402  (the bench scripts and the tests share it)
     NEVER_DROPPED,
     app_server,
     deployment_env,

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from bench.first_visit import CHROMIUM, RUNTIME, free_port, serve  # noqa: E402 (sets Django up)
 from scorekeeper.models import Game  # noqa: E402
-from tests.offline_games import next_round_form, played_game, snapshot  # noqa: E402
+from tests.helpers.offline_games import next_round_form, played_game, snapshot  # noqa: E402
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 TARGET_MS = 100

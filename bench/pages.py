@@ -18,8 +18,9 @@ What it does:
      `scorekeeper.games.services.round_record`, as phones save them;
    - a club night of 20 tables through the league services, as bench/pdfs.py seeds it.
 3. Serves the app with gunicorn (2 sync workers, DEBUG off, plain HTTP, static files collected
-   into a temporary directory: tests/app_servers.py), through `bench.server_timing`, which wraps
-   the app's WSGI application and adds its server time as a `Server-Timing: app;dur=<ms>` header.
+   into a temporary directory: tests/helpers/app_servers.py), through `bench.server_timing`,
+   which wraps the app's WSGI application and adds its server time as a
+   `Server-Timing: app;dur=<ms>` header.
 4. One client, over HTTP, asks each page in turn, in a new random order at each pass, so that a
    noisy moment on the machine hurts every page alike: the hello-world view (bench/baseline.py,
    five times a pass), the game page, the round preview (the htmx POST the round form makes as
@@ -71,7 +72,7 @@ sys.path.insert(0, str(ROOT))
 from bench.pdfs import rounds_record, seed_night  # noqa: E402
 from bench.standings import analyse  # noqa: E402
 from bench.standings import seed as league_seed  # noqa: E402
-from tests import app_servers  # noqa: E402  (the HTTP benches and the tests share it
+from tests.helpers import app_servers  # noqa: E402  (the HTTP benches and the tests share it
 
 WORKERS = 2
 WARM_UP = 2  # passes not counted

@@ -38,6 +38,7 @@ from django.http import HttpResponse  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
 
 from scorekeeper import engine  # noqa: E402
+from scorekeeper.documents import views  # noqa: E402
 from scorekeeper.documents.pdf.base import TooManyPages  # noqa: E402
 from scorekeeper.documents.pdf.night_pack import NightPack, PackTable, build_night_pack  # noqa: E402
 from scorekeeper.documents.pdf.score_card import (  # noqa: E402
@@ -46,7 +47,7 @@ from scorekeeper.documents.pdf.score_card import (  # noqa: E402
     ScoreCard,
     build_score_card,
 )
-from scorekeeper.games import demo_rounds, views  # noqa: E402
+from scorekeeper.games import demo_rounds  # noqa: E402
 
 
 def cpu(work, repeat: int) -> float:

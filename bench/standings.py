@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
-from tests.app_servers import fresh_database  # noqa: E402
+from tests.helpers.app_servers import fresh_database  # noqa: E402
 
 BATCH = 1000
 SEASON_PRESETS = ("ten-thousand", "four-rounds")

@@ -6,10 +6,14 @@
 - every other test runs on both databases.
 """
 
+import shutil
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.db import connections
 
 HERE = Path(__file__).parent
 BY_FOLDER = {
@@ -40,6 +44,36 @@ def pytest_report_header(config):
 
 @pytest.fixture(scope="session")
 def migrated_club_file(tmp_path_factory) -> Path:
-    """Where this test run keeps a freshly migrated SQLite file (test_sqlite_file's club_file
-    writes it at its first use and copies it for each test after)."""
+    """Where this test run keeps a freshly migrated SQLite file (club_file writes it at its
+    first use and copies it for each test after)."""
     return tmp_path_factory.mktemp("club") / "migrated.sqlite3"
+
+
+# For the tests of the embedded default's locking (tests/config/test_sqlite_file.py) and of the
+# sync API answering while another table holds the file (tests/scorekeeper/offline).
+@pytest.fixture
+def club_file(transactional_db, tmp_path, migrated_club_file):
+    """The default database swapped, for this test, for a migrated SQLite file with the
+    settings' options (pytest-django's own SQLite database lives in memory, where locking is
+    not a file's); every thread's new connection opens the file. Returns its path.
+
+    The first test migrates a file and keeps a copy; the others start from that copy."""
+    path = tmp_path / "club.sqlite3"
+    kept_settings, kept_connection = connections.settings["default"], connections["default"]
+    connections.settings["default"] = {**kept_settings, "NAME": str(path)}
+    del connections["default"]
+    ContentType.objects.clear_cache()
+    if migrated_club_file.exists():
+        shutil.copyfile(migrated_club_file, path)
+    else:
+        call_command("migrate", verbosity=0)
+        # The settings open the file in WAL mode: fold the log into it before copying it alone.
+        with connections["default"].cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connections["default"].close()
+        shutil.copyfile(path, migrated_club_file)
+    yield path
+    connections["default"].close()
+    connections.settings["default"] = kept_settings
+    connections["default"] = kept_connection
+    ContentType.objects.clear_cache()

@@ -154,11 +154,15 @@ def circles(root: Path) -> list[list[str]]:
 
 
 def private_imports(root: Path) -> list[str]:
-    """`from module import _name` of the project's own modules, across modules."""
+    """`from module import _name` of the project's own modules, across modules (the tests'
+    and the benches' imports too)."""
     modules = source_modules(root)
+    readers = dict(modules)
+    for folder in ("tests", "bench"):
+        readers |= {module_name(p, root): p for p in sorted((root / folder).rglob("*.py"))}
     return [
         f"{module} imports {imported}.{name}"
-        for module, path in modules.items()
+        for module, path in readers.items()
         for imported, names in imports_of(path, module)
         if imported.split(".")[0] in SOURCES and imported != module
         for name in names

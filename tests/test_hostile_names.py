@@ -22,9 +22,9 @@ from scorekeeper.games import services
 from scorekeeper.models import Game, GameEvent
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_delete_last, round_record
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
-from tests.pdftext import pdf_words
-from tests.scorekeeper.conftest import round_form, start_form
+from tests.helpers.games import round_form, start_form
+from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
+from tests.helpers.pdfs import pdf_words
 
 SCRIPT = "<script>alert(1)</script>"
 BOLD = '<b>bold</b> & "quotes"'

@@ -25,9 +25,9 @@ from leagues import services
 from leagues.models import League, LeagueGame, Player
 from scorekeeper.models import Game
 from scorekeeper.rounds.services import round_record
+from tests.helpers.games import start_form
+from tests.helpers.leagues import UserFactory, members, table_game
 from tests.helpers.paths import DOCS
-from tests.leagues.conftest import UserFactory, members, table_game
-from tests.scorekeeper.conftest import start_form
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

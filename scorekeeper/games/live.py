@@ -1,8 +1,8 @@
 """Pages that follow a game live, and the Undo offered right after a round is saved.
 
 A page showing a game carries the game's version (an ETag made of `Game.updated_at`, which every
-round write moves through `store.scores_store`); static/js/app.js asks `games.views.game_state` every
-2 s with that ETag in If-None-Match, and the page refreshes itself only when the answer is not
+round write moves through `store.scores_store`); static/js/app.js asks `games.views.game_state`
+every 2 s with that ETag in If-None-Match, and the page refreshes itself only when the answer is not
 304. Nothing is kept in the app's processes, so any number of them can serve one database.
 """
 

@@ -2,8 +2,8 @@
 
 House rules are every parameter of the rule set, each shown with the preset's value; only the
 ones a user changes become overrides, and the engine validates them. Plain Python with no Django
-import: the start page (`scorekeeper.games.services`) and a game started offline on the phone (through
-`phone`, packed for the browser) read the form the same way.
+import: the start page (`scorekeeper.games.services`) and a game started offline on the phone
+(through `phone`, packed for the browser) read the form the same way.
 """
 
 import json

@@ -25,8 +25,14 @@ import pytest
 
 from scorekeeper import engine
 from scorekeeper.engine.formatting import number, signed
-from tests.app_servers import app_server, deployment_env, drop_database, fresh_database, prepare
-from tests.scorekeeper.conftest import expected_scores, round_form, start_form
+from tests.helpers.app_servers import (
+    app_server,
+    deployment_env,
+    drop_database,
+    fresh_database,
+    prepare,
+)
+from tests.helpers.games import expected_scores, round_form, start_form
 
 pytestmark = pytest.mark.multiprocess
 

@@ -2,16 +2,10 @@
 with the options the settings give it, each thread on its own connection."""
 
 import re
-import shutil
-import sqlite3
-from contextlib import contextmanager
 from html import unescape
-from pathlib import Path
 
 import pytest
-from django.contrib.contenttypes.models import ContentType
-from django.core.management import call_command
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 
 from scorekeeper import engine
@@ -19,8 +13,8 @@ from scorekeeper.busy import BUSY
 from scorekeeper.games import services
 from scorekeeper.models import Game, GameEvent, Round, Side
 from scorekeeper.rounds.services import round_record
-from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
-from tests.scorekeeper.rounds.test_concurrency import together
+from tests.helpers.games import expected_scores, round_form, side_specs
+from tests.helpers.races import together, write_lock_held
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -32,34 +26,6 @@ pytestmark = [
 TABLES = 10
 BASKETS = engine.RULESETS["baskets"]
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
-
-
-@pytest.fixture
-def club_file(transactional_db, tmp_path, migrated_club_file):
-    """The default database swapped, for this test, for a migrated SQLite file with the
-    settings' options (pytest-django's own SQLite database lives in memory, where locking is
-    not a file's); every thread's new connection opens the file. Returns its path.
-
-    The first test migrates a file and keeps a copy; the others start from that copy."""
-    path = tmp_path / "club.sqlite3"
-    kept_settings, kept_connection = connections.settings["default"], connections["default"]
-    connections.settings["default"] = {**kept_settings, "NAME": str(path)}
-    del connections["default"]
-    ContentType.objects.clear_cache()
-    if migrated_club_file.exists():
-        shutil.copyfile(migrated_club_file, path)
-    else:
-        call_command("migrate", verbosity=0)
-        # The settings open the file in WAL mode: fold the log into it before copying it alone.
-        with connections["default"].cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        connections["default"].close()
-        shutil.copyfile(path, migrated_club_file)
-    yield path
-    connections["default"].close()
-    connections.settings["default"] = kept_settings
-    connections["default"] = kept_connection
-    ContentType.objects.clear_cache()
 
 
 def scoring_phone(game: Game) -> Client:
@@ -132,24 +98,6 @@ def test_ten_phones_saving_a_round_on_ten_tables_at_the_same_moment_are_all_told
         assert list(game.sides.order_by("position").values_list("total", flat=True)) == list(
             expected_scores(BASKETS)
         )
-
-
-@contextmanager
-def write_lock_held(path: Path):
-    """Another connection holding the file's write lock, and this thread's connection giving up
-    after a twentieth of a second instead of the settings' seconds."""
-    options = connections.settings["default"]["OPTIONS"]
-    connections["default"].close()
-    connections.settings["default"]["OPTIONS"] = {**options, "timeout": 0.05}
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    finally:
-        other.rollback()
-        other.close()
-        connections["default"].close()
-        connections.settings["default"]["OPTIONS"] = options
 
 
 def test_a_round_still_refused_after_the_busy_timeout_gets_its_form_back_and_nothing_is_kept(

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tests.e2e.journey import SCREENSHOTS, Journey
-from tests.e2e.offline import recording
+from tests.helpers.journeys import SCREENSHOTS, Journey
+from tests.helpers.offline_browser import recording
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 HERE = Path(__file__).parent
@@ -146,7 +146,7 @@ def journey(request, live_server):
 
 @pytest.fixture
 def server_requests(live_server):
-    """What reaches the live server during the test (tests/e2e/offline.py's ServerLog)."""
+    """What reaches the live server during the test (a ServerLog: tests/helpers/offline_browser)."""
     with recording() as log:
         yield log
 

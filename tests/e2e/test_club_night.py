@@ -14,9 +14,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from leagues import services
 from leagues.models import League
-from tests.leagues.conftest import UserFactory, members
-
-PASSWORD = "a-long-enough-password"
+from tests.helpers.browser import sign_in
+from tests.helpers.leagues import PASSWORD, UserFactory, members
 
 # The seating the organiser settles on. Propose always seats the lowest-numbered member (Ann) at
 # table 1, side 1; she sits at table 2 here, so a seating that was proposed but not saved shows.
@@ -94,16 +93,6 @@ def club(db) -> League:
             user=olive,
         )
     return league
-
-
-def sign_in(page: Page, journey, username: str, next_path: str, *, check: bool = False) -> None:
-    page.goto(journey.url(f"/accounts/login/?next={next_path}"))
-    if check:
-        journey.check(page, "sign-in")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page).to_have_url(journey.url(next_path))
 
 
 def phone(new_context, journey, who: str) -> Page:

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from leagues.models import League, Player
-from tests.e2e.journey import ROOT
+from tests.helpers.paths import DOCS
 
 LAPTOP = {"width": 1280, "height": 800}
 CHOSEN = "José Martínez"
@@ -39,7 +39,7 @@ def overflow(page: Page) -> int:
 
 def for_docs(page: Page, journey, name: str) -> None:
     if os.environ.get("E2E_DOCS") == "1":
-        shutil.copy(journey.folder / journey.steps[-1], ROOT / "docs" / f"{name}.png")
+        shutil.copy(journey.folder / journey.steps[-1], DOCS / f"{name}.png")
 
 
 def test_choose_a_player_and_sort_their_record_on_a_phone(page: Page, journey, leagues):

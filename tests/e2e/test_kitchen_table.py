@@ -5,21 +5,8 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from scorekeeper.models import Game
-from tests.pdftext import pdf_words
-
-
-def side(page: Page, name: str) -> Locator:
-    """A side's block of the round form, found by its legend."""
-    return page.locator("fieldset.side-block").filter(
-        has=page.locator("legend", has_text=re.compile(rf"^{re.escape(name)}(\s|$)"))
-    )
-
-
-def tap(block: Locator, label: str, times: int = 1) -> None:
-    """Tap a stepper's + (or − with a negative count) as a thumb would."""
-    button = block.get_by_role("button", name=f"{label}: {'more' if times > 0 else 'less'}")
-    for _ in range(abs(times)):
-        button.click()
+from tests.helpers.browser import preview, side, tap
+from tests.helpers.pdfs import pdf_words
 
 
 def count_cards(block: Locator, pile: str, taps: dict[str, int], typed: dict[str, int]) -> None:
@@ -48,10 +35,6 @@ def expect_breakdown(page: Page, index: int, heading: str, rows: list[str]) -> N
     expect(preview(page).locator(".breakdown").nth(index)).to_match_aria_snapshot(
         f"- 'heading \"{heading}\" [level=3]'\n- table:\n  - rowgroup:{lines}"
     )
-
-
-def preview(page: Page) -> Locator:
-    return page.locator("#preview")
 
 
 def test_a_baskets_game_from_the_home_page_to_its_winner(page: Page, journey):

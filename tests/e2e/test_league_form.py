@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 
 from leagues import services
 from leagues.models import League
-from tests.e2e.journey import ROOT
-from tests.leagues.conftest import UserFactory
+from tests.helpers.leagues import UserFactory
+from tests.helpers.paths import DOCS
 
 PASSWORD = "correct-horse-9"
 SCREENS = {360: {"width": 360, "height": 740}, 1280: {"width": 1280, "height": 800}}
@@ -57,7 +57,7 @@ def test_the_house_rules_are_offered_refused_and_saved(league, page: Page, journ
     decks.scroll_into_view_if_needed()
     page.evaluate("window.scrollBy(0, -160)")
     if os.environ.get("E2E_DOCS") == "1":
-        page.screenshot(path=ROOT / "docs" / f"league-form-{width}.png", caret="initial")
+        page.screenshot(path=DOCS / f"league-form-{width}.png", caret="initial")
 
     # A value no table plays: named at the top of the page and beside the field; nothing saved.
     page.get_by_label("Decks", exact=True).fill("13")

@@ -17,7 +17,8 @@ from playwright.sync_api import Page, expect
 
 from leagues import demo, urls
 from leagues.models import League, LeagueGame
-from tests.e2e.journey import ROOT, assert_fits
+from tests.helpers.journeys import assert_fits
+from tests.helpers.paths import DOCS
 
 SCREENS = {"phone": (360, 740), "laptop": (1280, 800)}
 # Files, not pages: nothing to lay out in a window.
@@ -197,7 +198,7 @@ def docs_picture(page: Page, name: str) -> None:
     # From the season switcher down: the table as a reader scrolls to it.
     top = page.get_by_role("navigation", name="Seasons").bounding_box()["y"]
     page.evaluate("(y) => window.scrollTo(0, y)", top - 16)
-    page.screenshot(path=ROOT / "docs" / f"{name}.png", caret="initial")
+    page.screenshot(path=DOCS / f"{name}.png", caret="initial")
 
 
 def every_league_page_fits(screen: str, riverside, live_server, window, journey) -> None:

@@ -16,8 +16,8 @@ from playwright.sync_api import Page, expect
 from leagues import services
 from leagues.models import ClubNight, League
 from scorekeeper.rounds.services import round_record
-from tests.e2e.test_club_night import PASSWORD, sign_in
-from tests.leagues.conftest import UserFactory, league_with, members, table_game
+from tests.helpers.browser import sign_in
+from tests.helpers.leagues import PASSWORD, UserFactory, league_with, members, table_game
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 LAPTOP = {"width": 1280, "height": 800}

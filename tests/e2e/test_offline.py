@@ -19,15 +19,16 @@ from scorekeeper.models import Game, Round
 from scorekeeper.offline import shell
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_record
-from tests.e2e.journey import AXE_URL, ROOT, SCREENSHOTS, axe_violations
-from tests.e2e.offline import go_offline, go_online, update_worker
+from tests.helpers.journeys import AXE_URL, SCREENSHOTS, axe_violations
+from tests.helpers.offline_browser import go_offline, go_online, update_worker
+from tests.helpers.paths import REPO
 
 # Pyodide's first start on this machine's Chromium takes seconds; a step waits this long for it.
 ENGINE_MS = 60_000
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 740}
 WAITING = "saved on this phone, not sent yet"
-AXE_FILE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
+AXE_FILE = REPO / "static" / "vendor" / "axe-core" / "axe.min.js"
 # Reads one store of the phone's IndexedDB (static/js/offline-db.js) without creating it.
 IDB_ALL = """store => new Promise((resolve, reject) => {
   const open = indexedDB.open("scorekeeper-offline");

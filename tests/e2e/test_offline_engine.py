@@ -9,7 +9,7 @@ from scorekeeper.games.scoring import status_for
 from scorekeeper.games.selectors import game_view
 from scorekeeper.offline import pack as offline
 from scorekeeper.portable import phone, round_fields
-from tests.offline_games import PRESETS, next_round_form, played_game, snapshot
+from tests.helpers.offline_games import PRESETS, next_round_form, played_game, snapshot
 
 RUNTIME = "/static/vendor/pyodide/"
 ENGINE_ZIP = "/offline/engine-"

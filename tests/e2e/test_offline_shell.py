@@ -11,8 +11,8 @@ from scorekeeper.games import services
 from scorekeeper.models import Game
 from scorekeeper.offline import shell
 from scorekeeper.portable.start_fields import SideSpec
-from tests.e2e.offline import go_offline, go_online, update_worker
-from tests.leagues.conftest import UserFactory
+from tests.helpers.leagues import UserFactory
+from tests.helpers.offline_browser import go_offline, go_online, update_worker
 
 SCRIPTS = Path(settings.BASE_DIR) / "static" / "js"
 CACHE_KEYS = """async name => {

@@ -22,7 +22,7 @@ from leagues.public import projector
 from scorekeeper import engine
 from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.rounds.services import round_record
-from tests.leagues.conftest import UserFactory, members
+from tests.helpers.leagues import UserFactory, members
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PROJECTOR = {"width": 1920, "height": 1080}

@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 
 from leagues import services
 from leagues.models import League, Membership
-from tests.e2e.test_club_night import PASSWORD, sign_in
-from tests.leagues.conftest import UserFactory, members
+from tests.helpers.browser import sign_in
+from tests.helpers.leagues import PASSWORD, UserFactory, members
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PASTED = "Anne Smith\nBob\nCy\tcy\nCy\nZoë\nzoe\nDee\tbob\nEve Long\nFay\tnobody"

@@ -11,8 +11,8 @@ import shutil
 from playwright.sync_api import Page, expect
 
 from scorekeeper.models import Game
-from tests.e2e.journey import ROOT
-from tests.e2e.test_kitchen_table import preview, side, tap
+from tests.helpers.browser import preview, side, tap
+from tests.helpers.paths import DOCS
 
 SCREEN = 740  # the phone's height in CSS pixels (conftest.PHONE)
 # Measured at 360x740 before issue 15: the picker 7,772 px, the start page 1,536, the Baskets
@@ -48,7 +48,7 @@ def for_docs(page: Page, journey, step: str, name: str, *, axe=True, full_page=T
     journey.check(page, step, axe=axe)
     if os.environ.get("E2E_DOCS") != "1":
         return
-    target = ROOT / "docs" / f"{name}.png"
+    target = DOCS / f"{name}.png"
     if full_page:
         shutil.copy(journey.folder / journey.steps[-1], target)
     else:

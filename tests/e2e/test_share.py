@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.models import Game
 from scorekeeper.rounds.services import round_record
-from tests.qrcodes import zbar_read
+from tests.helpers.qrcodes import zbar_read
 
 # Stands in for the share sheet, which Chromium on Linux does not have: it records what the page
 # asked to share, as a phone's sheet would receive it.

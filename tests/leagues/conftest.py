@@ -1,29 +1,7 @@
-import datetime
-
-import factory
 import pytest
-from django.contrib.auth import get_user_model
 
-from leagues import services
-from leagues.models import League, LeagueGame, Player
-from scorekeeper.rounds.services import round_record
-
-NIGHT = datetime.date(2026, 10, 1)
-
-
-class UserFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = get_user_model()
-
-    username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.django.Password("a-long-enough-password")
-
-
-class PlayerFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Player
-
-    name = factory.Sequence(lambda n: f"Player {n}")
+from leagues.models import League
+from tests.helpers.leagues import UserFactory, league_with
 
 
 @pytest.fixture
@@ -31,77 +9,6 @@ def organiser(db):
     return UserFactory(username="olive")
 
 
-def league_with(organiser, *, preset="ten-thousand", play=None, **settings) -> League:
-    """A league whose games are one round long, so that a game's totals are what we type."""
-    house = {"target_score": None, "rounds": 1, **settings.pop("house_rules", {})}
-    league = services.league_create(
-        name="Thursday Club",
-        slug="thursday",
-        preset=preset,
-        house_rules=house,
-        play=play,
-        user=organiser,
-        **settings,
-    )
-    services.season_create(
-        league=league,
-        name="Autumn 2026",
-        starts_on=datetime.date(2026, 9, 1),
-        ends_on=datetime.date(2026, 11, 30),
-        user=organiser,
-    )
-    return league
-
-
 @pytest.fixture
 def league(organiser) -> League:
     return league_with(organiser)
-
-
-def members(league: League, *names: str) -> dict[str, Player]:
-    return {name: services.member_add(league=league, name=name, user=None).player for name in names}
-
-
-def table_game(
-    league: League,
-    sides: list[list[Player]],
-    *,
-    date: datetime.date = NIGHT,
-    table: int | None = None,
-) -> LeagueGame:
-    """A league game at a club night on `date` with these sides, seated by hand."""
-    night = league.nights.filter(date=date).first()
-    everyone = [p for side in sides for p in side]
-    if night is None:
-        night = services.night_create(
-            league=league, date=date, player_ids=[p.pk for p in everyone], user=None
-        )
-    else:
-        if night.closed_at is not None:
-            # Its tables so far have all finished, so the night closed by itself; another table
-            # tonight means the organiser opens it again.
-            services.night_reopen(night=night, user=None)
-        for player in everyone:
-            if not night.attendances.filter(player=player).exists():
-                services.night_arrival(night=night, player=player, user=None)
-    table = table or (max(night.games.values_list("table", flat=True), default=0) + 1)
-    seated = [
-        services.SeatChoice(a.player_id, a.table, a.side)
-        for a in night.attendances.filter(table__isnull=False)
-    ]
-    choices = seated + [
-        services.SeatChoice(p.pk, table, s) for s, side in enumerate(sides) for p in side
-    ]
-    services.night_seating_set(night=night, choices=choices, user=None)
-    (started,) = services.night_games_start(night=night, user=None)
-    return started
-
-
-def play(league_game: LeagueGame, totals: list[int]) -> None:
-    """The game's one round: the stock ran out and each side scores what it melded."""
-    round_record(
-        game=league_game.game,
-        number=1,
-        ended_by="stock_exhausted",
-        entry=[{"melded_points": total} for total in totals],
-    )

@@ -1,20 +1,16 @@
 """Organisers submitting at the same moment, in real concurrent transactions on PostgreSQL."""
 
-import re
-from collections import Counter
-
 import pytest
-from django.test import Client
 from django.utils.html import escape
 
 from leagues import selectors
 from leagues.models import ClubNight, LeagueEvent, Membership, Participation, Player
-from tests.leagues.conftest import NIGHT, league_with, members, play, table_game
-from tests.scorekeeper.rounds import test_concurrency as scorekeeper_races
-from tests.scorekeeper.rounds.test_concurrency import together
+from tests.helpers.kept_standings import assert_kept
+from tests.helpers.leagues import NIGHT, league_with, members, play, table_game
+from tests.helpers.races import ON_POSTGRESQL, answers, phones, together
 
 # Real transactions on PostgreSQL, skipped on SQLite, as the scorekeeper's own races.
-pytestmark = scorekeeper_races.pytestmark
+pytestmark = ON_POSTGRESQL
 
 THREADS = 30
 MERGE = "/leagues/thursday/members/merge/"
@@ -29,30 +25,6 @@ def club(organiser):
     play(table_game(league, [[p["Ann"]], [p["Bob"]]]), [120, 80])
     play(table_game(league, [[p["Cat"]], [p["Dan"]]], date=NIGHT.replace(day=8)), [90, 100])
     return league, p
-
-
-def phones(organiser, count: int) -> list[Client]:
-    clients = []
-    for _ in range(count):
-        # A 500 comes back as a page, so that every thread's answer is counted.
-        client = Client(raise_request_exception=False)
-        client.force_login(organiser)
-        clients.append(client)
-    return clients
-
-
-def answers(results) -> Counter:
-    """Each thread's answer: a redirect, a page with the message it says, or a server error."""
-    counted = Counter()
-    for result in results:
-        if isinstance(result, BaseException):
-            counted[f"raised {type(result).__name__}"] += 1
-        elif result.status_code == 302:
-            counted[f"302 {result['Location']}"] += 1
-        else:
-            said = re.findall(r'<p class="field-error" role="alert">([^<]*)</p>', result.text)
-            counted[f"{result.status_code} {' | '.join(said)}"] += 1
-    return counted
 
 
 def merged_state(league, ann, cat):
@@ -148,7 +120,6 @@ def test_a_correction_and_a_finished_game_of_one_player_at_once_keep_her_standin
     her standing rows; the second waits for the first (the lock on her membership) and counts
     both games. Without that lock, both deleted her rows and the second insert failed."""
     from scorekeeper.rounds.services import round_update
-    from tests.leagues.test_kept_standings import assert_kept
 
     league, p = club
     new = table_game(league, [[p["Ann"]], [p["Dan"]]], date=NIGHT.replace(day=15))

@@ -10,29 +10,16 @@ that nothing was saved is the refused request's own rows and audit event."""
 import datetime
 
 import pytest
-from django.db import models
 
 from leagues import services
 from leagues.models import Attendance, ClubNight, League, LeagueEvent, Membership, Season
-from tests.leagues.conftest import NIGHT, members
-from tests.leagues.organiser.test_organiser_views import assert_beside, league_form
+from tests.helpers.leagues import NIGHT, league_form, members
+from tests.helpers.pages import assert_beside
+from tests.helpers.races import arrives_first
 
 pytestmark = pytest.mark.django_db
 
 WINTER = {"name": "Winter", "starts_on": "2026-12-01", "ends_on": "2027-02-28"}
-
-
-def arrives_first(monkeypatch, model: type[models.Model], write) -> None:
-    """`write()` runs once, right after the first `model.full_clean()` the request makes."""
-    original = model.full_clean
-    written = []
-
-    def full_clean(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        if not written:
-            written.append(write())
-
-    monkeypatch.setattr(model, "full_clean", full_clean)
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 from leagues import services
 from leagues.models import Attendance, Membership, Participation
 from leagues.selectors import standings
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
+from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
 
 NIGHTS = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
 

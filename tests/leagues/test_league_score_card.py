@@ -1,8 +1,8 @@
 """A league game's score card names its league, season and club night, and its date."""
 
 from leagues import services
-from tests.leagues.conftest import members, play, table_game
-from tests.pdftext import pdf_words
+from tests.helpers.leagues import members, play, table_game
+from tests.helpers.pdfs import pdf_words
 
 
 def test_a_league_games_card_names_its_league_season_night_and_table(client, league):

@@ -60,8 +60,8 @@ def test_a_players_account_link_moves_to_each_of_its_memberships_and_back():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_standings_migration_fills_the_kept_rows_from_the_games():
-    from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
-    from tests.leagues.test_kept_standings import reference_standings
+    from tests.helpers.kept_standings import reference_standings
+    from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
 
     league = league_with(UserFactory())
     p = members(league, "Ann", "Bob", "Cat", "Dan")

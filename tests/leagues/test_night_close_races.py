@@ -5,12 +5,10 @@ from collections import Counter
 
 from leagues.models import LeagueEvent
 from scorekeeper.rounds.services import round_record
-from tests.leagues.conftest import league_with, members, table_game
-from tests.leagues.test_concurrency import answers, phones
-from tests.scorekeeper.rounds import test_concurrency as scorekeeper_races
-from tests.scorekeeper.rounds.test_concurrency import together
+from tests.helpers.leagues import league_with, members, table_game
+from tests.helpers.races import ON_POSTGRESQL, answers, phones, together
 
-pytestmark = scorekeeper_races.pytestmark
+pytestmark = ON_POSTGRESQL
 
 ORGANISERS = 10
 

@@ -11,8 +11,8 @@ from leagues import services
 from leagues.models import ClubNight, LeagueEvent
 from leagues.services import LeagueError
 from scorekeeper.rounds.services import round_delete_last, round_record
-from tests.leagues.conftest import UserFactory, league_with, members, table_game
-from tests.leagues.public.test_public_views import rounds, text
+from tests.helpers.leagues import UserFactory, league_with, members, play_rounds, table_game
+from tests.helpers.pages import text
 
 CLOSED_AT = datetime.datetime(2026, 10, 1, 23, 15, tzinfo=datetime.UTC)
 
@@ -28,8 +28,8 @@ def two_rounds(organiser):
     for name in ("Eve", "Fay"):
         services.night_arrival(night=night, player=p[name], user=None)
     night.attendances.filter(table__isnull=True).update(arrived_late=False)
-    rounds(first, [500, 300])
-    rounds(second, [250, 400], [100, 100])
+    play_rounds(first, [500, 300])
+    play_rounds(second, [250, 400], [100, 100])
     return night, first, second, p
 
 

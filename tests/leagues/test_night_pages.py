@@ -6,10 +6,9 @@ import re
 import pytest
 
 from leagues import services
-from tests.leagues.conftest import NIGHT, league_with, members, play, table_game
-from tests.leagues.public.test_pdfs import download
-from tests.leagues.public.test_public_views import text
-from tests.pdftext import pdf_words
+from tests.helpers.leagues import NIGHT, league_with, members, play, table_game
+from tests.helpers.pages import text
+from tests.helpers.pdfs import download, pdf_words
 
 # Seated by hand in this order, so that seat order differs from the order of the names.
 SEATS = {"Zoë": (1, 0), "Ann": (1, 0), "Yan": (1, 1), "Bob": (1, 1)}

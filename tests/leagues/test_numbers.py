@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from leagues.models import League
-from tests.pdftext import pdf_text
+from tests.helpers.pdfs import pdf_text
 
 # A hyphen-minus written as a sign: not inside a word, a date range or a name.
 HYPHEN_NUMBER = re.compile(r"(?<![0-9A-Za-z])-[0-9]")

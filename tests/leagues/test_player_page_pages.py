@@ -8,7 +8,7 @@ import datetime
 import pytest
 
 from leagues import player_stats
-from tests.leagues.conftest import league_with, members, play, table_game
+from tests.helpers.leagues import league_with, members, play, table_game
 
 NAMES = [f"Player {chr(ord('A') + n)}" for n in range(14)]
 START = datetime.date(2026, 9, 1)

@@ -10,8 +10,8 @@ from leagues import player_stats, services
 from leagues.models import League, Membership, Participation
 from scorekeeper.games import services as scores
 from scorekeeper.rounds.services import round_record
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
-from tests.leagues.public.test_public_views import body_rows, tables, text
+from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
+from tests.helpers.pages import body_rows, section, tables, text
 
 LATER = datetime.date(2026, 10, 8)
 
@@ -99,10 +99,6 @@ def test_card_figures_per_round(two_rounds):
         "Left in hand and foot",
         42.5,
     )
-
-
-def section(page: str, heading: str, until: str) -> str:
-    return page.split(f" {heading} ", 1)[1].split(f" {until} ", 1)[0]
 
 
 def test_the_player_page_shows_the_card_figures(client, two_rounds):

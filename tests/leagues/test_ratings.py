@@ -9,7 +9,7 @@ from leagues import services
 from leagues.models import DEFAULT_MU, DEFAULT_SIGMA, Membership, Participation
 from leagues.ratings import Skill, ranks_of, rate
 from scorekeeper.rounds.services import round_delete_last, round_update
-from tests.leagues.conftest import members, play, table_game
+from tests.helpers.leagues import members, play, table_game
 
 NEW = Skill(DEFAULT_MU, DEFAULT_SIGMA)
 

@@ -8,10 +8,9 @@ import pytest
 from leagues import services
 from scorekeeper import engine
 from scorekeeper.games import services as scores
-from tests.leagues.conftest import members, play, table_game
-from tests.leagues.public.test_public_views import text
-from tests.leagues.test_player_stats import section
-from tests.pdftext import pdf_words
+from tests.helpers.leagues import members, play, table_game
+from tests.helpers.pages import section, text
+from tests.helpers.pdfs import pdf_words
 
 NAMES = {
     "baskets": "Baskets",

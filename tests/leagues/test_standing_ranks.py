@@ -8,11 +8,9 @@ import datetime
 import pytest
 
 from leagues.selectors import StandingRow, ranked, standings
-from tests.leagues.conftest import members, play, table_game
-from tests.leagues.public.test_csv import read
-from tests.leagues.public.test_pdfs import download
-from tests.leagues.public.test_public_views import body_rows
-from tests.pdftext import pdf_words
+from tests.helpers.leagues import members, play, table_game
+from tests.helpers.pages import body_rows, csv_rows
+from tests.helpers.pdfs import download, pdf_words
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8)]
 
@@ -136,7 +134,7 @@ def test_the_standings_pdf_prints_the_same_ranks(client, league, tied):
 def test_the_standings_csv_has_the_same_ranks(client, league, tied):
     season = league.seasons.get()
 
-    rows = read(client.get(f"/leagues/thursday/seasons/{season.pk}/standings.csv"))
+    rows = csv_rows(client.get(f"/leagues/thursday/seasons/{season.pk}/standings.csv"))
 
     # A cell starting with "=" is defused with an apostrophe, which a spreadsheet hides: it
     # shows =1, as the page does.

@@ -9,7 +9,7 @@ from leagues import services
 from leagues.models import League, Participation
 from leagues.selectors import head_to_head, opponents, partners, standings
 from scorekeeper.rounds.services import round_update
-from tests.leagues.conftest import members, play, table_game
+from tests.helpers.leagues import members, play, table_game
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15, 22, 29)]
 

@@ -12,19 +12,19 @@ from dataclasses import dataclass, replace
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak, Spacer, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Spacer, Table, TableStyle
 
 from scorekeeper.documents.pdf.base import (
     BODY,
     CELL,
     CELL_BOLD,
+    FONT,
     HEADING,
     PAGES_MAX,
     RULE,
     SHADE,
     SMALL,
     TITLE,
-    Grid,
     TooManyPages,
     frame_width,
     page_count,
@@ -134,10 +134,13 @@ def _cover(pack: NightPack, width: float) -> list[Flowable]:
             )
         first = 14 * mm
         rest = (width - first) / 2
-        grid = Grid(rows, colWidths=[first, rest, rest], repeatRows=1, hAlign="LEFT")
+        grid = Table(rows, colWidths=[first, rest, rest], repeatRows=1, hAlign="LEFT")
         grid.setStyle(
             TableStyle(
                 [
+                    # Its flowables set their own fonts; ReportLab's default, Helvetica, would
+                    # be put in the file for nothing.
+                    ("FONTNAME", (0, 0), (-1, -1), FONT),
                     ("GRID", (0, 0), (-1, -1), 0.5, RULE),
                     ("BOX", (0, 0), (-1, -1), 1, colors.black),
                     ("BACKGROUND", (0, 0), (-1, 0), SHADE),

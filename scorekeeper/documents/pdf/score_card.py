@@ -11,10 +11,8 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
-from reportlab.platypus.tables import CellStyle
 
 from scorekeeper import engine
 from scorekeeper.documents.pdf.base import (
@@ -23,22 +21,28 @@ from scorekeeper.documents.pdf.base import (
     CELL_BOLD,
     CELL_RIGHT,
     CELL_RIGHT_BOLD,
-    LIGHT,
+    FONT,
     RULE,
     SHADE,
     SMALL,
     TITLE,
-    Grid,
-    Text,
     TooManyPages,
     cell,
     cell_style,
-    draw_line,
     frame_width,
     render,
     text,
 )
-from scorekeeper.documents.pdf.qr import FixedMaskQrCode
+from scorekeeper.documents.pdf.blocks import (
+    BLANK_ROW_HEIGHT,
+    CELL_PADDING,
+    Cell,
+    RoundBlock,
+    SideBySide,
+    Wrapped,
+    block_cell,
+)
+from scorekeeper.documents.pdf.qr import QrCode
 from scorekeeper.engine.formatting import number, rule_set_name
 from scorekeeper.engine.house_rules import house_rules_text
 
@@ -50,12 +54,6 @@ ROOM_TO_CONTINUE = 2
 # The most round blocks one sheet prints: three times the rounds a table plays (house rules
 # allow 20), for the longest game to a target; a sheet of 6 columns runs to about 21 pages.
 ROUNDS_PRINTED_MAX = 60
-CELL_PADDING = 2.5
-# An empty cell of a round block: ReportLab's default leading (12 points) and the block's padding.
-TOP_PADDING, BOTTOM_PADDING = 1.6, 1.9
-# Below each pair of round blocks.
-PAIR_SPACE = 3 * mm
-BLANK_ROW_HEIGHT = CellStyle.leading + TOP_PADDING + BOTTOM_PADDING
 # ReportLab's default padding, spelled out in the summary's style: its cells' room is measured
 # against it.
 SUMMARY_PADDING = 6
@@ -159,11 +157,10 @@ def _meld(card: ScoreCard, round_number: int) -> list[str]:
     return [number(rules.opening_meld_for(round_number, total)) for total in before]
 
 
-def _round_block(
-    card: ScoreCard, round_number: int, width: float, *, fast: bool = False
-) -> Table | _Block:
-    """A round's block: a table, or where every cell is one line of text and the block is
-    never split (`fast`, two blocks side by side), the same block drawn by `_Block`."""
+def round_block(
+    card: ScoreCard, round_number: int, width: float, wrapped: dict[tuple, Wrapped]
+) -> RoundBlock:
+    """A round's block: its heading, a row per line of the score and the totals."""
     rules, status = card.rules, card.status
     played = (
         status.rounds[round_number - 1] if status and round_number <= len(status.rounds) else None
@@ -173,14 +170,12 @@ def _round_block(
     side_width = (width - label_width) / len(card.sides)
     side_room = side_width - 2 * CELL_PADDING
 
-    def label(value: str, *, bold: bool = False) -> Paragraph | str:
-        return cell(value, CELL_BOLD if bold else CELL, label_room)
+    def label(value: str, *, bold: bool = False) -> Cell:
+        return block_cell(value, CELL_BOLD if bold else CELL, label_room, wrapped)
 
-    def figures(values: list[str], *, bold: bool = False) -> list[Paragraph | str]:
-        # A blank cell of a blank sheet stays an empty string: a paragraph of nothing costs as
-        # much to lay out as one of text, and a blank sheet is mostly blank cells.
+    def figures(values: list[str], *, bold: bool = False) -> list[Cell]:
         paragraph_style = CELL_RIGHT_BOLD if bold else CELL_RIGHT
-        return [cell(value, paragraph_style, side_room) if value else "" for value in values]
+        return [block_cell(value, paragraph_style, side_room, wrapped) for value in values]
 
     heading = f"Round {number(round_number)}"
     if round_number <= len(card.dealers):
@@ -212,267 +207,34 @@ def _round_block(
     rows.append([label("Running total", bold=True)] + figures(running, bold=True))
     # A blank block leaves room to write by hand.
     heights = None if played else [None] + [6 * mm] * (len(rows) - 1)
-    # A played round's row with an empty cell (nothing scored there) has always stood as tall
-    # as the table's own leading makes an empty cell; the figures beside it keep their look.
+    # A played round's row with an empty cell (nothing scored there) keeps its taller line.
     least = [BLANK_ROW_HEIGHT if "" in row[1:] else 0 for row in rows] if played else None
-    if fast and all(type(value) in (str, Text) for row in rows for value in row):
-        return _Block(
-            rows,
-            [label_width] + [side_width] * len(card.sides),
-            heights or [None] * len(rows),
-            least,
-        )
-    table = Grid(
-        rows,
-        colWidths=[label_width] + [side_width] * len(card.sides),
-        rowHeights=heights,
-        minRowHeights=least,
-        repeatRows=1,
+    return RoundBlock(
+        rows, [label_width] + [side_width] * len(card.sides), heights=heights, least=least
     )
-    last = len(rows) - 1
-    table.setStyle(
-        TableStyle(
-            [
-                ("GRID", (0, 0), (-1, -1), 0.5, RULE),
-                ("BOX", (0, 0), (-1, -1), 1, colors.black),
-                ("BACKGROUND", (0, 0), (-1, 0), SHADE),
-                ("BACKGROUND", (0, 1), (-1, 1), LIGHT),
-                ("LINEABOVE", (0, last - 1), (-1, last - 1), 1, colors.black),
-                ("BACKGROUND", (0, last), (-1, last), SHADE),
-                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                # The cells that fit on one line are plain strings in the paragraphs' font.
-                *cell_style(CELL, (0, 1), (0, last - 2)),
-                *cell_style(CELL_BOLD, (0, 0), (0, 0)),
-                *cell_style(CELL_BOLD, (0, last - 1), (0, last)),
-                *cell_style(CELL_RIGHT_BOLD, (1, 0), (-1, 0)),
-                *cell_style(CELL_RIGHT, (1, 1), (-1, last - 2)),
-                *cell_style(CELL_RIGHT_BOLD, (1, last - 1), (-1, last)),
-                ("TOPPADDING", (0, 0), (-1, -1), TOP_PADDING),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), BOTTOM_PADDING),
-                ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-                ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-            ]
-        )
-    )
-    return table
 
 
-def _blocks(card: ScoreCard, width: float) -> list[Flowable]:
+def round_blocks(card: ScoreCard, width: float) -> list[Flowable]:
+    """Every round's block of the card, two side by side where the sides fit."""
     count = _rounds_shown(card)
+    wrapped: dict[tuple, Wrapped] = {}
     if len(card.sides) > 2:
         return [
-            KeepTogether([_round_block(card, n, width), Spacer(0, 3 * mm)])
+            KeepTogether([round_block(card, n, width, wrapped), Spacer(0, 3 * mm)])
             for n in range(1, count + 1)
         ]
     # Two columns fit side by side: two rounds to a row, as on the printed pads.
     gap = 4 * mm
     half = (width - gap) / 2
     return [
-        _SideBySide(
-            _round_block(card, first, half, fast=True),
-            _round_block(card, first + 1, half, fast=True) if first + 1 <= count else None,
+        SideBySide(
+            round_block(card, first, half, wrapped),
+            round_block(card, first + 1, half, wrapped) if first + 1 <= count else None,
             column=half,
             gap=gap,
         )
         for first in range(1, count + 1, 2)
     ]
-
-
-class _Block(Flowable):
-    """A round block whose every cell is a string or a paragraph of text, drawn as
-    `_round_block`'s table would draw it, operator for operator: the same row heights and
-    positions (summed as ReportLab sums them), shading, text and rules, without a platypus
-    table to build, style and lay out cell by cell for each of a card's 40 blocks. Never
-    split: it is one of a pair.
-    """
-
-    # The cells' paragraph styles: the label column, then the figures, by row.
-    HEAD = (CELL_BOLD, CELL_RIGHT_BOLD)
-    BODY = (CELL, CELL_RIGHT)
-
-    def __init__(
-        self,
-        rows: list[list[str]],
-        widths: list[float],
-        heights: list[float | None],
-        least: list[float] | None,
-    ) -> None:
-        super().__init__()
-        self.rows, self.widths = rows, widths
-        self.hAlign = "CENTER"
-        last = len(rows) - 1
-        self.styles = [
-            self.HEAD if index in (0, last - 1, last) else self.BODY for index in range(len(rows))
-        ]
-        # Table._calc_height: a row of strings stands one leading and its padding tall (every
-        # cell here has the same leading), a paragraph's row as tall as its lines and padding,
-        # or as tall as its least height.
-        line = CELL.leading
-        line += BOTTOM_PADDING + TOP_PADDING
-        # A paragraph's (width, height), wrapped as a table wraps a cell's flowable.
-        self.sizes: dict[tuple[int, int], tuple[float, float]] = {}
-        self.row_heights = []
-        for index, (row, height) in enumerate(zip(rows, heights, strict=True)):
-            tallest = line
-            for column, value in enumerate(row):
-                if type(value) is str:
-                    continue
-                room = widths[column] - CELL_PADDING - CELL_PADDING
-                size = value.wrapOn(None, room, 72000 - TOP_PADDING - BOTTOM_PADDING)
-                self.sizes[index, column] = size
-                before, after = value.getSpaceBefore(), value.getSpaceAfter()
-                tall = size[1] + after + before
-                tall = tall - before - after
-                tall += BOTTOM_PADDING + TOP_PADDING
-                if tall > tallest:
-                    tallest = tall
-            if height is None:
-                height = max(least[index], tallest) if least else tallest
-            self.row_heights.append(height)
-        positions, height, carry = [], 0, 0
-        for row_height in reversed(self.row_heights):
-            positions.append(height)
-            step = row_height - carry
-            total = height + step
-            carry = (total - height) - step
-            height = total
-        positions.append(height)
-        positions.reverse()
-        self.row_positions = positions
-        columns, across = [0], 0
-        for column in widths:
-            across = across + column
-            columns.append(across)
-        self.column_positions = columns
-        self.width, self.height = across, height
-
-    def wrap(self, availWidth, availHeight):
-        return self.width, self.height
-
-    def split(self, availWidth, availHeight):
-        return []
-
-    def draw(self):
-        canvas = self.canv
-        rows, last = self.rows, len(self.rows) - 1
-        columns, positions, heights = self.column_positions, self.row_positions, self.row_heights
-        left, right = columns[0], columns[-1]
-        canvas.saveState()
-        for row, shade in ((0, SHADE), (1, LIGHT), (last, SHADE)):
-            canvas.setFillColor(shade)
-            top = positions[row]
-            canvas.rect(left, top, right - left, positions[row + 1] - top, stroke=0, fill=1)
-        font = None
-        coloured = False
-        shown_y: dict[float, str] = {}
-        for index, (row, styles) in enumerate(zip(rows, self.styles, strict=True)):
-            bottom, row_height = positions[index + 1], heights[index]
-            for column, value in enumerate(row):
-                if not value:
-                    continue
-                paragraph_style = styles[0] if column == 0 else styles[1]
-                if not coloured:
-                    canvas.setFillColor(colors.black)
-                    coloured = True
-                if paragraph_style is not font:
-                    canvas.setFont(
-                        paragraph_style.fontName,
-                        paragraph_style.fontSize,
-                        paragraph_style.leading,
-                    )
-                    font = paragraph_style
-                if type(value) is not str:
-                    # Table._drawCell: a flowable in the middle of its cell, wrapped again at
-                    # its width (its lines were broken once) and the row's height.
-                    room = self.widths[column] - CELL_PADDING - CELL_PADDING
-                    wide, tall = value.wrapOn(
-                        canvas, room, row_height - TOP_PADDING - BOTTOM_PADDING
-                    )
-                    before, after = value.getSpaceBefore(), value.getSpaceAfter()
-                    tall = (tall + after + before) - before - after
-                    y = bottom + (row_height + BOTTOM_PADDING - TOP_PADDING + tall) / 2.0
-                    y += before
-                    if column == 0:
-                        x = columns[0] + CELL_PADDING
-                    else:
-                        x = columns[column] + self.widths[column] - CELL_PADDING - wide
-                    y -= before
-                    y -= tall
-                    value.drawOn(canvas, x, y)
-                    continue
-                y = (
-                    bottom
-                    + (BOTTOM_PADDING + row_height - TOP_PADDING + paragraph_style.leading) / 2.0
-                    - paragraph_style.fontSize
-                )
-                y_text = shown_y.get(y) or shown_y.setdefault(y, fp_str(y))
-                if column == 0:
-                    draw_line(canvas, columns[0] + CELL_PADDING, y, value, "LEFT", y_text)
-                else:
-                    x = columns[column] + self.widths[column] - CELL_PADDING
-                    draw_line(canvas, x, y, value, "RIGHT", y_text)
-        # Table._drawLines: the grid, the box over it, the rule above the totals.
-        canvas.saveState()
-        canvas.setLineCap(1)
-        canvas.setLineJoin(1)
-        # canvas.line's operators, each coordinate written once.
-        xs, ys = [fp_str(x) for x in columns], [fp_str(y) for y in positions]
-        left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
-        add = canvas._code.append
-        for index, (weight, colour) in enumerate(((0.5, RULE), (1, colors.black))):
-            canvas.setStrokeColor(colour)
-            canvas.setLineWidth(weight)
-            add(f"n {left} {top} m {right} {top} l S")
-            add(f"n {left} {bottom} m {right} {bottom} l S")
-            add(f"n {left} {bottom} m {left} {top} l S")
-            add(f"n {right} {bottom} m {right} {top} l S")
-            if index == 0:
-                for y in ys[1:-1]:
-                    add(f"n {left} {y} m {right} {y} l S")
-                for x in xs[1:-1]:
-                    add(f"n {x} {bottom} m {x} {top} l S")
-        y = ys[last - 1]
-        add(f"n {left} {y} m {right} {y} l S")
-        canvas.restoreState()
-        canvas.restoreState()
-
-
-class _SideBySide(Flowable):
-    """Two round blocks side by side, their tops level, with room to write below: drawn as a
-    one-row table of them would draw them, but each block is laid out once, not again for
-    every try of a page and to be drawn."""
-
-    # Platypus lays a table's cells out with this much height to spare.
-    ROOM = 72000
-
-    def __init__(self, left: Table, right: Table | None, *, column: float, gap: float) -> None:
-        super().__init__()
-        self.blocks = [left] if right is None else [left, right]
-        self.column, self.gap = column, gap
-        self.hAlign = "CENTER"
-        self._heights: list[float] | None = None
-
-    def wrap(self, availWidth, availHeight):
-        if self._heights is None:
-            # A block's size depends on its own column widths alone.
-            self._heights = [block.wrap(self.column, self.ROOM)[1] for block in self.blocks]
-        self.width = 2 * self.column + self.gap
-        self.height = max(self._heights) + PAIR_SPACE
-        return self.width, self.height
-
-    def split(self, availWidth, availHeight):
-        # A pair of rounds never breaks across pages: it moves whole to the next one.
-        return []
-
-    def draw(self):
-        for index, (block, height) in enumerate(zip(self.blocks, self._heights, strict=True)):
-            block.drawOn(self.canv, index * (self.column + self.gap), self.height - height)
-
-
-def _qr(link: str, size: float) -> FixedMaskQrCode:
-    # The flowable draws straight on the page; the graphics widget would encode the link twice
-    # and build a shape per module, several times slower for a 20-table pack.
-    return FixedMaskQrCode(link, width=size, height=size, qrLevel="M")
 
 
 def _result(card: ScoreCard) -> str:
@@ -523,7 +285,7 @@ def _summary(card: ScoreCard, width: float) -> Table:
         [cell("Total", CELL_BOLD, label_room)]
         + [cell(number(status.totals[n]), CELL_RIGHT_BOLD, side_room) for n in status.sides]
     )
-    table = Grid(rows, colWidths=[label] + [side] * len(card.sides))
+    table = Table(rows, colWidths=[label] + [side] * len(card.sides))
     table.setStyle(
         TableStyle(
             [
@@ -582,11 +344,14 @@ def _header(card: ScoreCard, width: float) -> list[Flowable]:
     if not card.link:
         return [*lines, Spacer(0, 2 * mm)]
     size = 30 * mm
-    qr_cell = [_qr(card.link, size), text(card.link_caption, SMALL)]
-    table = Grid([[lines, qr_cell]], colWidths=[width - size - 4 * mm, size + 4 * mm])
+    qr_cell = [QrCode(card.link, size), text(card.link_caption, SMALL)]
+    table = Table([[lines, qr_cell]], colWidths=[width - size - 4 * mm, size + 4 * mm])
     table.setStyle(
         TableStyle(
             [
+                # A cell sets its font on the page even where its flowables set their own:
+                # ReportLab's default, Helvetica, would be put in the file for nothing.
+                ("FONTNAME", (0, 0), (-1, -1), FONT),
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -626,10 +391,11 @@ def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
             for row in range(0, len(rows), 2)
             for col in ((0, 2) if rows[row + 1][2] != "" else (0,))
         ]
-        table = Grid(rows, colWidths=[column, gap, column])
+        table = Table(rows, colWidths=[column, gap, column])
         table.setStyle(
             TableStyle(
                 [
+                    ("FONTNAME", (0, 0), (-1, -1), FONT),
                     *lines,
                     *[
                         ("TOPPADDING", (0, row), (-1, row), 9 * mm)
@@ -660,7 +426,7 @@ def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
         story.append(Spacer(0, 2 * mm))
         story.append(_summary(card, width))
         story.append(Spacer(0, 4 * mm))
-    story.extend(_blocks(card, width))
+    story.extend(round_blocks(card, width))
     story.extend(_footer_notes(card, width))
     return story
 

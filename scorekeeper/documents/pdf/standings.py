@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
@@ -29,8 +30,9 @@ from scorekeeper.documents.pdf.base import (
     SHADE,
     SMALL,
     TITLE,
-    Grid,
     PdfError,
+    cell,
+    cell_style,
     frame_width,
     render,
     text,
@@ -139,22 +141,52 @@ def _layout(sheet: StandingsSheet, paper: str) -> tuple[bool, list[float]]:
     return True, [w * width / sum(least) for w in least]
 
 
+def _styles(sheet: StandingsSheet) -> tuple[list[ParagraphStyle], list[ParagraphStyle]]:
+    """Each column's heading style and cell style: figures set right, the ranked column bold."""
+    headings, cells = [], []
+    for column in sheet.columns:
+        headings.append(CELL_RIGHT_BOLD if column.numeric else CELL_BOLD)
+        if column.numeric:
+            cells.append(CELL_RIGHT_BOLD if column.bold else CELL_RIGHT)
+        else:
+            cells.append(CELL_BOLD if column.bold else CELL)
+    return headings, cells
+
+
+def _column_styles(styles: list[ParagraphStyle], first: int, last: int) -> list[tuple]:
+    """Cell commands for rows `first` to `last`, one pair for each run of columns alike."""
+    commands: list[tuple] = []
+    start = 0
+    for index in range(1, len(styles) + 1):
+        if index == len(styles) or styles[index] is not styles[start]:
+            commands += cell_style(styles[start], (start, first), (index - 1, last))
+            start = index
+    return commands
+
+
 def _table(sheet: StandingsSheet, widths: list[float]) -> Table:
-    header = [
-        text(column.heading, CELL_RIGHT_BOLD if column.numeric else CELL_BOLD)
-        for column in sheet.columns
+    headings, cells = _styles(sheet)
+    # A cell's room as the table measures it, so that a string never overruns where a
+    # paragraph would have wrapped.
+    rooms = [width - CELL_PADDING - CELL_PADDING for width in widths]
+    rows: list[list] = [
+        [
+            cell(column.heading, style_, room)
+            for column, style_, room in zip(sheet.columns, headings, rooms, strict=True)
+        ]
     ]
-    rows: list[list] = [header]
     for row in sheet.rows:
-        cells = []
-        for column, value in zip(sheet.columns, row, strict=True):
-            if column.numeric:
-                style_ = CELL_RIGHT_BOLD if column.bold else CELL_RIGHT
-            else:
-                style_ = CELL_BOLD if column.bold else CELL
-            cells.append(text(value, style_))
-        rows.append(cells)
+        rows.append(
+            [
+                cell(value, style_, room)
+                for value, style_, room in zip(row, cells, rooms, strict=True)
+            ]
+        )
     commands: list[tuple] = [
+        # Under what follows: the empty cells and any cell of a paragraph, which sets its own
+        # font but would set ReportLab's default, Helvetica, on the page first.
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
+        *_column_styles(headings, 0, 0),
         ("GRID", (0, 0), (-1, -1), 0.5, RULE),
         ("BOX", (0, 0), (-1, -1), 1, colors.black),
         ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
@@ -167,14 +199,13 @@ def _table(sheet: StandingsSheet, widths: list[float]) -> Table:
         ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
     ]
     if sheet.rows:
+        commands += _column_styles(cells, 1, -1)
         # Every other row shaded, so that a finger can follow a line across a wide table.
         commands.append(("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, LIGHT]))
     else:
         rows.append([text(sheet.empty, CELL)] + [""] * (len(sheet.columns) - 1))
         commands.append(("SPAN", (0, 1), (-1, 1)))
-    table = Grid(rows, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    table.setStyle(TableStyle(commands))
-    return table
+    return Table(rows, colWidths=widths, repeatRows=1, hAlign="LEFT", style=TableStyle(commands))
 
 
 def standings_story(sheet: StandingsSheet, *, paper: str) -> tuple[bool, list[Flowable]]:

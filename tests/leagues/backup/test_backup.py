@@ -7,16 +7,16 @@ import re
 from io import StringIO
 
 import pytest
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import Client
 
 from leagues import demo, services
 from leagues.backup import export as backup
-from leagues.models import ClubNight, League, LeagueGame, Player
+from leagues.models import ClubNight, League, Player
 from scorekeeper.models import Game
-from tests.leagues.conftest import league_with, members, play, table_game
+from tests.helpers.backups import drop_league, dumped, row_counts
+from tests.helpers.leagues import league_with, members, play, table_game
 
 # A new CSRF token is handed out on every page: the one thing masked.
 CSRF = re.compile(rb'(name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]*"')
@@ -30,16 +30,6 @@ LADDER_COUNTS = (
     "1 league, 6 players, 6 memberships, 1 season, 1 club night, 3 games, 12 rounds, "
     "6 participations, 12 league events"
 )
-
-
-def row_counts() -> dict[str, int]:
-    return {
-        model._meta.label: model.objects.count()
-        for app in ("auth", "scorekeeper", "leagues")
-        for model in apps.get_app_config(app).get_models()
-        # Permissions come with the migrations, not with any league.
-        if model._meta.label != "auth.Permission"
-    }
 
 
 def fetch(client: Client, url: str) -> bytes:
@@ -97,22 +87,8 @@ def wipe() -> None:
     assert set(row_counts().values()) == {0}
 
 
-def drop_league(league: League, *, games: bool) -> None:
-    """The league and its record; its games too, or left behind as kitchen-table games."""
-    if games:
-        Game.objects.filter(league_game__league=league).delete()
-    LeagueGame.objects.filter(league=league).delete()
-    league.nights.all().delete()
-    league.delete()
-
-
 def without_time(data: dict) -> dict:
     return {key: value for key, value in data.items() if key != "exported_at"}
-
-
-def dumped(data: dict) -> dict:
-    """The document as a file holds it, read back."""
-    return json.loads(json.dumps(data))
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from leagues.models import League, Player
 from scorekeeper.games import services
 from scorekeeper.models import Game
 from scorekeeper.portable.start_fields import SideSpec
-from tests.leagues.backup.test_backup import drop_league, dumped, row_counts
-from tests.leagues.conftest import league_with, members, play, table_game
+from tests.helpers.backups import drop_league, dumped, row_counts
+from tests.helpers.leagues import league_with, members, play, table_game
 
 LARGEST_BIGINT = 2**63 - 1
 

@@ -10,7 +10,8 @@ from leagues.models import League, LeagueEvent
 from leagues.organiser import forms
 from scorekeeper import engine
 from scorekeeper.portable import start_fields
-from tests.leagues.organiser.test_organiser_views import field_block, league_form, rule_block
+from tests.helpers.leagues import league_form
+from tests.helpers.pages import field_block, rule_block
 
 
 @pytest.fixture

@@ -20,7 +20,16 @@ from leagues.models import (
 )
 from scorekeeper.models import Game
 from scorekeeper.rounds.services import round_update
-from tests.leagues.conftest import NIGHT, UserFactory, league_with, members, play, table_game
+from tests.helpers.leagues import (
+    NIGHT,
+    UserFactory,
+    league_form,
+    league_with,
+    members,
+    play,
+    table_game,
+)
+from tests.helpers.pages import assert_beside, field_block, rule_block
 
 pytestmark = pytest.mark.django_db
 
@@ -28,14 +37,6 @@ EIGHT = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal")
 
 
 # Helpers ------------------------------------------------------------------------------------
-
-
-def field_block(html: str, name: str) -> str:
-    """The part of the page that shows the form field `name`: its label, control and errors."""
-    blocks = re.split(r'(?=<(?:div|fieldset) class="org-field)', html)
-    found = [b for b in blocks if re.search(f'<[^>]* id="id_{name}(_[0-9]+)?"', b)]
-    assert found, f"no field {name} on the page"
-    return found[0]
 
 
 def seat_row(html: str, player: Player) -> str:
@@ -48,36 +49,6 @@ def seat_row(html: str, player: Player) -> str:
 def table_fieldset(html: str, table: int) -> str:
     start = html.index(f'<fieldset class="seat-table" id="table-{table}">')
     return html[start : html.index("</fieldset>", start)]
-
-
-def assert_beside(html: str, name: str, message: str) -> None:
-    assert f'<p class="field-error" role="alert">{escape(message)}</p>' in field_block(html, name)
-
-
-def league_form(**changes) -> dict:
-    data = {
-        "action": "save",
-        "name": "Friday Club",
-        "slug": "friday",
-        "description": "Fridays at the hall.",
-        "preset": "ten-thousand",
-        "play": "",
-        "scoring": "match",
-        "win_points": "3",
-        "tie_points": "1",
-        "loss_points": "0",
-        "visibility": "public",
-        "rules_for": "ten-thousand",
-    }
-    data.update(changes)
-    return data
-
-
-def rule_block(html: str, key: str) -> str:
-    """The house-rule field `rule-<key>`: its label, control, the preset's value and errors."""
-    blocks = re.split(r'(?=<div class="rule-field)', html)
-    (found,) = [b for b in blocks if f'id="rule-{key}"' in b]
-    return found.split("</details>")[0]
 
 
 def seating_form(night: ClubNight, seats: dict[Player, tuple[int | str, int] | None]) -> dict:

@@ -10,9 +10,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from leagues import services
 from leagues.models import League, LeagueEvent, Membership, Player
-from tests.leagues.conftest import UserFactory, members
-from tests.leagues.organiser.test_organiser_views import assert_beside
-from tests.leagues.test_double_submits import arrives_first
+from tests.helpers.leagues import UserFactory, members
+from tests.helpers.pages import assert_beside
+from tests.helpers.races import arrives_first
 
 pytestmark = pytest.mark.django_db
 

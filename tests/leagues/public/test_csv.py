@@ -1,9 +1,7 @@
 """CSV downloads of a season's games and of the standings: exact rows, UTF-8 with a BOM,
 awkward names quoted and formulas defused, the pages' visibility, and their cost in queries."""
 
-import csv
 import datetime
-import io
 
 import pytest
 from django.template.defaultfilters import floatformat
@@ -11,7 +9,8 @@ from django.template.defaultfilters import floatformat
 from leagues import services
 from leagues.models import League, Membership
 from leagues.public.csv_exports import safe_cell
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
+from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
+from tests.helpers.pages import csv_rows
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
 # For a visitor who is not signed in, as the PDFs: league, seasons, the kept standing rows.
@@ -53,13 +52,6 @@ GAMES_HEADER = [
 ANN = 'Ann "Ace", Jr'
 BOB = "Bob\nBrown"
 EVIL = "=cmd|' /C calc'!A0"
-
-
-def read(response) -> list[list[str]]:
-    assert response.status_code == 200, response.content[:300]
-    assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert response.content.startswith(b"\xef\xbb\xbf")
-    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"), newline="")))
 
 
 def rating(league, player) -> str:
@@ -104,7 +96,7 @@ def test_season_games_csv_has_a_row_a_game(client, small):
     assert response["Content-Disposition"] == (
         'attachment; filename="thursday-club-autumn-2026-games.csv"'
     )
-    assert read(response) == [
+    assert csv_rows(response) == [
         GAMES_HEADER,
         [
             "2026-10-01", "2026-10-01", "1", ANN, "500", BOB, "300", ANN, "No", "", "1",
@@ -130,7 +122,7 @@ def test_season_standings_csv_has_the_columns_of_the_page(client, small):
         'attachment; filename="thursday-club-autumn-2026-standings.csv"'
     )
     ann, bob, zoe, evil = (rating(league, players[name]) for name in (ANN, BOB, "Zoë", EVIL))
-    assert read(response) == [
+    assert csv_rows(response) == [
         STANDINGS_HEADER,
         ["1", ANN, "2", "1", "1", "0", "0", "100", "500", "300", "500.0", "200.0", ann, "W"],
         # Tied on everything, the two share second place ("=2", defused as a formula would be,
@@ -149,7 +141,7 @@ def test_all_time_standings_csv(client, small):
     assert response["Content-Disposition"] == (
         'attachment; filename="thursday-club-all-time-standings.csv"'
     )
-    rows = read(response)
+    rows = csv_rows(response)
     assert rows[0] == STANDINGS_HEADER
     assert [row[:3] for row in rows[1:]] == [
         ["1", ANN, "2"],
@@ -194,8 +186,10 @@ def test_private_league_csv_is_404_to_outsiders_and_open_to_its_organiser(client
 @pytest.mark.django_db
 def test_an_empty_season_has_the_header_only(client, league):
     season = league.seasons.get()
-    assert read(client.get(f"/leagues/thursday/seasons/{season.pk}/games.csv")) == [GAMES_HEADER]
-    assert read(client.get(f"/leagues/thursday/seasons/{season.pk}/standings.csv")) == [
+    assert csv_rows(client.get(f"/leagues/thursday/seasons/{season.pk}/games.csv")) == [
+        GAMES_HEADER
+    ]
+    assert csv_rows(client.get(f"/leagues/thursday/seasons/{season.pk}/standings.csv")) == [
         STANDINGS_HEADER
     ]
 
@@ -215,11 +209,11 @@ def test_csv_query_counts_do_not_grow_with_the_league(
     assert league.games.count() == 3 * nights
 
     with django_assert_num_queries(GAMES_QUERIES):
-        rows = read(client.get(f"/leagues/thursday/seasons/{season.pk}/games.csv"))
+        rows = csv_rows(client.get(f"/leagues/thursday/seasons/{season.pk}/games.csv"))
     assert len(rows) == 1 + 3 * nights
     with django_assert_num_queries(SEASON_STANDINGS_QUERIES):
-        rows = read(client.get(f"/leagues/thursday/seasons/{season.pk}/standings.csv"))
+        rows = csv_rows(client.get(f"/leagues/thursday/seasons/{season.pk}/standings.csv"))
     assert len(rows) == 1 + 6
     with django_assert_num_queries(ALL_TIME_STANDINGS_QUERIES):
-        rows = read(client.get("/leagues/thursday/standings.csv"))
+        rows = csv_rows(client.get("/leagues/thursday/standings.csv"))
     assert len(rows) == 1 + 6

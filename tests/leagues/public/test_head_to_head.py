@@ -7,8 +7,8 @@ import pytest
 
 from leagues import rivalry, selectors
 from leagues.selectors import Meeting
-from tests.leagues.conftest import members, play, table_game
-from tests.leagues.public.test_public_views import body_rows, tables, text
+from tests.helpers.leagues import members, play, table_game
+from tests.helpers.pages import body_rows, tables, text
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15, 22)]
 

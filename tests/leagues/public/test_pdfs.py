@@ -11,9 +11,9 @@ from leagues import services
 from leagues.models import League, Membership
 from leagues.public import documents, views
 from scorekeeper import engine
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
-from tests.leagues.public.test_public_views import body_rows
-from tests.pdftext import pdf_pages, pdf_words
+from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
+from tests.helpers.pages import body_rows
+from tests.helpers.pdfs import download, pdf_pages, pdf_words
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
 SUMMER = datetime.date(2026, 8, 6)
@@ -28,12 +28,6 @@ PACK_QUERIES = 5  # league, night, attendances, games, their sides
 SCORE_SHEET_QUERIES = 2  # league, seasons
 # A signed-in organiser pays for the session, the user and the organiser check.
 ORGANISER_EXTRA_QUERIES = 3
-
-
-def download(response) -> bytes:
-    assert response.status_code == 200, response.content[:500]
-    assert response["Content-Type"] == "application/pdf"
-    return b"".join(response.streaming_content)
 
 
 def filename(response) -> str:

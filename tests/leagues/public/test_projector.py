@@ -11,7 +11,7 @@ from django.utils import timezone
 from leagues import selectors, services
 from leagues.models import League
 from scorekeeper.rounds.services import round_record
-from tests.leagues.conftest import NIGHT, UserFactory, league_with, members, table_game
+from tests.helpers.leagues import NIGHT, UserFactory, league_with, members, table_game
 
 # league, night, the night's attendances, games and their sides, the brief standings
 PROJECTOR_QUERIES = 6

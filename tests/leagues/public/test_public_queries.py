@@ -7,7 +7,7 @@ import pytest
 
 from leagues import services
 from leagues.models import League
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
+from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
 
 # For a visitor who is not signed in.
 STANDINGS_QUERIES = 3  # league, seasons, the kept standing rows

@@ -1,9 +1,7 @@
 """The public league pages: list, league, standings, head to head and club night."""
 
 import datetime
-import html
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.template.defaultfilters import floatformat
@@ -13,58 +11,10 @@ from leagues.models import League, Membership, Participation
 from leagues.public import views
 from leagues.selectors import SORTS
 from scorekeeper.engine.formatting import MINUS as M
-from scorekeeper.rounds.services import round_record
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
+from tests.helpers.leagues import UserFactory, league_with, members, play, play_rounds, table_game
+from tests.helpers.pages import body_rows, tables, text
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
-
-
-class _Tables(HTMLParser):
-    """Every table's rows as lists of cell texts, whitespace collapsed, hidden text dropped."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self.cell, self.hidden = [], None, 0
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if self.hidden or "visually-hidden" in (attrs.get("class") or ""):
-            self.hidden += 1
-        elif tag == "table":
-            self.tables.append([])
-        elif tag == "tr":
-            self.tables[-1].append([])
-        elif tag in ("td", "th"):
-            self.cell = []
-
-    def handle_endtag(self, tag):
-        if self.hidden:
-            self.hidden -= 1
-        elif tag in ("td", "th") and self.cell is not None:
-            self.tables[-1][-1].append(" ".join("".join(self.cell).split()))
-            self.cell = None
-
-    def handle_data(self, data):
-        if self.cell is not None and not self.hidden:
-            self.cell.append(data)
-
-
-def tables(response) -> list[list[list[str]]]:
-    parser = _Tables()
-    parser.feed(response.content.decode())
-    return parser.tables
-
-
-def body_rows(response, index: int = 0) -> list[str]:
-    """The body rows of a table as "cell | cell | ..." lines (the header row left out)."""
-    return [" | ".join(row) for row in tables(response)[index][1:]]
-
-
-def text(response_or_html) -> str:
-    """The visible text, tags and screen-reader-only spans left out."""
-    page = getattr(response_or_html, "content", b"").decode() or response_or_html
-    page = re.sub(r'<span class="visually-hidden">[^<]*</span>', "", page)
-    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", page).split()))
 
 
 def rating(league, player) -> str:
@@ -509,17 +459,6 @@ def test_head_to_head_without_ties_shows_wins_and_losses(client, league, season)
 # Club night ----------------------------------------------------------------------------------
 
 
-def rounds(league_game, *totals_by_round):
-    """Rounds in which the stock runs out and each side scores what it melded."""
-    for number, totals in enumerate(totals_by_round, start=1):
-        round_record(
-            game=league_game.game,
-            number=number,
-            ended_by="stock_exhausted",
-            entry=[{"melded_points": total} for total in totals],
-        )
-
-
 @pytest.fixture
 def busy_night(organiser):
     """Games of two rounds. Table 1 finished, table 2 playing (one round in), table 3 voided,
@@ -528,11 +467,11 @@ def busy_night(organiser):
     names = ["Ann", "Bob", "Cat", "Dan", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou", "Max", "Ned"]
     p = members(league, *names, "Eve", "Fay")
     first = table_game(league, [[p["Ann"], p["Bob"]], [p["Cat"], p["Dan"]]])
-    rounds(first, [500, 300], [200, 100])
+    play_rounds(first, [500, 300], [200, 100])
     second = table_game(league, [[p["Gus"], p["Hal"]], [p["Ivy"], p["Jo"]]])
-    rounds(second, [250, 400])
+    play_rounds(second, [250, 400])
     voided = table_game(league, [[p["Max"]], [p["Ned"]]])
-    rounds(voided, [100, 900], [100, 100])
+    play_rounds(voided, [100, 900], [100, 100])
     services.game_void(league_game=voided, reason="Misdeal", user=None)
     night = first.night
     for name in ("Eve", "Kit", "Lou"):

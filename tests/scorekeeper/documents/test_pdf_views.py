@@ -7,8 +7,8 @@ from scorekeeper import engine
 from scorekeeper.games import services
 from scorekeeper.models import RoundScore
 from scorekeeper.portable.start_fields import SideSpec
-from tests.pdftext import pdf_words
-from tests.scorekeeper.conftest import round_form
+from tests.helpers.games import round_form
+from tests.helpers.pdfs import pdf_words
 
 # The game with its league, its sides, its rounds: not the rounds' stored scores, which the card
 # never reads.

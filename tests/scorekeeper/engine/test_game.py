@@ -3,21 +3,7 @@
 import pytest
 
 from scorekeeper.engine import RoundError, game_status
-
-# Ann goes out with three wicker baskets: 1500 + 250 + 300 = 2050; Bob scores nothing.
-ANN_WINS = {
-    "sides": [
-        {"name": "Ann", "went_out": True, "canastas": {"natural": 3}, "melded_points": 300},
-        {"name": "Bob"},
-    ]
-}
-# Bob goes out the same way.
-BOB_WINS = {
-    "sides": [
-        {"name": "Ann"},
-        {"name": "Bob", "went_out": True, "canastas": {"natural": 3}, "melded_points": 300},
-    ]
-}
+from tests.helpers.engine_rounds import ANN_WINS, BOB_WINS
 
 
 def test_the_rounds_carry_their_scores_and_the_running_totals():

@@ -4,7 +4,7 @@ before them; the same answer as game_status over every round, scoring only the n
 import pytest
 
 from scorekeeper.engine import RoundError, game_status, game_status_after
-from tests.scorekeeper.engine.test_game import ANN_WINS, BOB_WINS
+from tests.helpers.engine_rounds import ANN_WINS, BOB_WINS
 
 NAMES = ["Ann", "Bob"]
 STOCK = {"ended_by": "stock_exhausted", "sides": [{"name": "Ann"}, {"name": "Bob"}]}

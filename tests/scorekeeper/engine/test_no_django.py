@@ -1,22 +1,13 @@
 """The engine is plain Python: no module in it imports Django, directly or through an import; nor
 do the modules packed with it for the phone (scorekeeper/portable/)."""
 
-import ast
 import subprocess
 import sys
 
+from tests.helpers.imports import imported_modules
 from tests.helpers.paths import ENGINE, REPO
 
 PORTABLE = ENGINE.parent / "portable"
-
-
-def imported_modules(path):
-    tree = ast.parse(path.read_text(), filename=str(path))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            yield node.module
 
 
 def django_imports(modules):

@@ -5,7 +5,7 @@ import re
 from scorekeeper.games import services
 from scorekeeper.games.charts import Tick, nice_step, running_totals_chart, spaced_ticks
 from scorekeeper.rounds.services import round_record
-from tests.scorekeeper.conftest import side_specs
+from tests.helpers.games import side_specs
 
 
 def labels(ticks) -> list[str]:

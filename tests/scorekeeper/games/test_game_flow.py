@@ -7,7 +7,7 @@ from django.utils.html import escape
 
 from scorekeeper import engine
 from scorekeeper.models import Game, GameEvent, Round
-from tests.scorekeeper.conftest import expected_scores, round_form
+from tests.helpers.games import expected_scores, round_form, start_form
 
 PRESETS = list(engine.RULESETS)
 
@@ -451,8 +451,6 @@ def test_signed_in_user_claims_a_game_and_sees_it_under_my_games(scorer, start_g
     ],
 )
 def test_start_form_shows_house_rule_errors_beside_the_field(scorer, field, value, message):
-    from tests.scorekeeper.conftest import start_form
-
     response = scorer.post("/games/new/baskets/", {**start_form("baskets"), field: value})
     html = response.content.decode()
 
@@ -464,8 +462,6 @@ def test_start_form_shows_house_rule_errors_beside_the_field(scorer, field, valu
 
 
 def test_house_rules_are_frozen_with_the_game(scorer):
-    from tests.scorekeeper.conftest import start_form
-
     data = {**start_form("baskets"), "rule-going_out_bonus": "300", "rule-target_score": "7500"}
     response = scorer.post("/games/new/baskets/", data)
 

@@ -9,7 +9,7 @@ from scorekeeper.games.presenters import game_line
 from scorekeeper.models import Game, Side
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_record
-from tests.leagues.conftest import UserFactory
+from tests.helpers.leagues import UserFactory
 
 ANN_OUT = {"went_out": True, "canastas": {"natural": 1, "mixed": 2}, "melded_points": 640}
 BOB = {"canastas": {"natural": 1}, "melded_points": 310, "hand_points": 85}

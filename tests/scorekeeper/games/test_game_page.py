@@ -17,8 +17,8 @@ from scorekeeper.games import live, services
 from scorekeeper.models import Game, GameEvent
 from scorekeeper.offline import sync
 from scorekeeper.rounds.services import round_delete_last, round_record, round_restore, round_update
-from tests.leagues.conftest import UserFactory, league_with, members, table_game
-from tests.scorekeeper.conftest import side_specs
+from tests.helpers.games import side_specs
+from tests.helpers.leagues import UserFactory, league_with, members, table_game
 
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
 OTHER = [{"melded_points": 90}, {"melded_points": 10}]

@@ -11,7 +11,7 @@ from scorekeeper.games.history import history_sentence
 from scorekeeper.models import GameEvent
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_record, round_update
-from tests.leagues.conftest import UserFactory
+from tests.helpers.leagues import UserFactory
 
 BASKETS = engine.RULESETS["baskets"]
 NAMES = ["Ann", "Bob"]

@@ -7,7 +7,7 @@ from scorekeeper import engine
 from scorekeeper.games import services
 from scorekeeper.games.presenters import to_win
 from scorekeeper.rounds.services import round_record
-from tests.scorekeeper.conftest import side_specs
+from tests.helpers.games import side_specs
 
 BASKETS = engine.RULESETS["baskets"]  # first to 5,000
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from scorekeeper.games.sharing import QR_ERROR, qr_svg
 from scorekeeper.models import Game
-from tests.qrcodes import png, svg_modules, zbar_read
+from tests.helpers.qrcodes import png, svg_modules, zbar_read
 
 URL = "https://scores.example.org/g/AbCdEfGhIjKlMnOpQrStUv/join/wXyZ0123456789-_aBcDeF/"
 

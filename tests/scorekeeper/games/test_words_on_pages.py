@@ -11,8 +11,8 @@ from scorekeeper.games import services
 from scorekeeper.models import GameEvent
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_delete_last, round_record, round_restore, round_update
-from tests.leagues.conftest import UserFactory
-from tests.pdftext import pdf_text
+from tests.helpers.leagues import UserFactory
+from tests.helpers.pdfs import pdf_text
 
 ANN_OUT = {"went_out": True, "canastas": {"natural": 1, "mixed": 2}, "melded_points": 640}
 # Bob never picked up the buns and kept a hand full of cards: a round below zero.

@@ -12,7 +12,8 @@ from scorekeeper.games import live, services
 from scorekeeper.models import Game, GameEvent, Round
 from scorekeeper.offline import sync
 from scorekeeper.rounds.services import round_delete_last, round_record, round_update
-from tests.scorekeeper.conftest import side_specs, start_form
+from tests.helpers.games import side_specs, start_form
+from tests.helpers.races import together
 
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
 OTHER = [{"melded_points": 90}, {"melded_points": 10}]
@@ -453,8 +454,6 @@ def test_every_wrong_part_of_a_game_is_named_with_what_is_allowed():
     reason="row locks and real concurrent transactions need PostgreSQL",
 )
 def test_two_phones_sending_the_same_key_at_once_store_it_once():
-    from tests.scorekeeper.rounds.test_concurrency import together
-
     game = baskets()
 
     results = together(lambda index: sync_round(game, place=sync.END), count=2)
@@ -471,8 +470,6 @@ def test_two_phones_sending_the_same_key_at_once_store_it_once():
     reason="real concurrent transactions need PostgreSQL",
 )
 def test_two_requests_creating_the_same_game_at_once_create_it_once():
-    from tests.scorekeeper.rounds.test_concurrency import together
-
     results = together(
         lambda index: sync.game_sync_create(
             public_id=PUBLIC_ID, preset="baskets", form=start_form("baskets")

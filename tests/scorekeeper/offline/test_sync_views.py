@@ -14,8 +14,8 @@ from scorekeeper.models import Game, GameEvent, Round
 from scorekeeper.offline import sync
 from scorekeeper.portable import phone as phone_module
 from scorekeeper.rounds.services import round_record, round_update
-from tests.config import test_sqlite_file
-from tests.scorekeeper.conftest import round_form, side_specs, start_form
+from tests.helpers.games import round_form, side_specs, start_form
+from tests.helpers.races import write_lock_held
 
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
 OTHER = [{"melded_points": 90}, {"melded_points": 10}]
@@ -30,8 +30,6 @@ NOT_A_SCORER = {
         }
     ]
 }
-# A migrated SQLite file for the busy test, as tests/config/test_sqlite_file.py makes it.
-club_file = test_sqlite_file.club_file
 UNREADABLE = {
     "errors": [
         {
@@ -501,7 +499,7 @@ def test_a_round_sent_while_another_table_holds_the_sqlite_file_is_503_then_stor
     phone = scoring_phone(game)
     phone.get("/games/new/baskets/")
 
-    with test_sqlite_file.write_lock_held(club_file):
+    with write_lock_held(club_file):
         refused = send(phone, game)
 
     assert (refused.status_code, refused["Retry-After"]) == (503, "1")

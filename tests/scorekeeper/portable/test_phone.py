@@ -11,8 +11,8 @@ from scorekeeper.games.scoring import preview_round, status_for
 from scorekeeper.games.selectors import game_get, game_view
 from scorekeeper.models import Game
 from scorekeeper.portable import phone, round_fields
-from tests.offline_games import PRESETS, next_round_form, played_game, snapshot
-from tests.scorekeeper.conftest import round_form, start_form
+from tests.helpers.games import round_form, start_form
+from tests.helpers.offline_games import PRESETS, next_round_form, played_game, snapshot
 
 ROUND_1 = {
     "number": 1,

@@ -13,8 +13,8 @@ from scorekeeper.games.store import Conflict
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_delete_last, round_record, round_restore, round_update
-from tests.leagues.conftest import UserFactory, league_with, members, play, table_game
-from tests.scorekeeper.conftest import round_form
+from tests.helpers.games import round_form
+from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
 
 BASKETS = engine.RULESETS["baskets"]
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]

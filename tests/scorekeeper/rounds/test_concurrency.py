@@ -1,12 +1,8 @@
 """Phones saving at the same moment, in real concurrent transactions on PostgreSQL."""
 
 import re
-import threading
-from collections.abc import Callable
-from typing import Any
 
 import pytest
-from django.db import connection, connections
 from django.test import Client
 
 from scorekeeper import engine
@@ -15,42 +11,12 @@ from scorekeeper.games.store import Conflict
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.rounds.services import round_record, round_update
 from scorekeeper.rounds.views import DELETE_NUMBER_MISSING, ROUND_NUMBER_MISSING
-from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
+from tests.helpers.games import expected_scores, round_form, side_specs
+from tests.helpers.races import ON_POSTGRESQL, THREADS, together
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="row locks and real concurrent transactions need PostgreSQL",
-    ),
-]
+pytestmark = ON_POSTGRESQL
 
-THREADS = 20
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
-
-
-def together(work: Callable[[int], Any], count: int = THREADS) -> list[Any]:
-    """Run work(0) ... work(count - 1) in threads released at the same moment; returns what
-    each returned, or the exception it raised."""
-    barrier = threading.Barrier(count, timeout=30)
-    results: list[Any] = [None] * count
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait()
-            results[index] = work(index)
-        except BaseException as error:  # noqa: BLE001 - the test reports it
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
 
 
 def _joined_phones(game: Game, count: int) -> list[Client]:

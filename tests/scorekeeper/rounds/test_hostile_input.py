@@ -4,7 +4,7 @@ import pytest
 
 from scorekeeper import engine
 from scorekeeper.models import Game, Round
-from tests.scorekeeper.conftest import round_form, start_form
+from tests.helpers.games import round_form, start_form
 
 
 @pytest.mark.parametrize("posted", ["²", "9" * 5000, "-1", "1.0", "", "0"])

@@ -17,8 +17,8 @@ from leagues.models import Attendance, ClubNight, LeagueEvent, Membership, Playe
 from scorekeeper import engine
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 from scorekeeper.portable import round_fields
-from tests.leagues.conftest import UserFactory, league_with
-from tests.scorekeeper.conftest import round_form, start_form
+from tests.helpers.games import round_form, start_form
+from tests.helpers.leagues import UserFactory, league_with
 
 PRESET = "ten-thousand"
 RULES = engine.RULESETS[PRESET]

@@ -12,7 +12,7 @@ from scorekeeper.games import live, services
 from scorekeeper.models import Game, GameEvent, Round
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_delete_last, round_record, round_update
-from tests.scorekeeper.conftest import round_form
+from tests.helpers.games import round_form
 
 BASKETS = engine.RULESETS["baskets"]
 SMALL = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]

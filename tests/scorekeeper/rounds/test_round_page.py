@@ -10,7 +10,7 @@ from scorekeeper.games.selectors import dealer_for, game_view
 from scorekeeper.models import Round
 from scorekeeper.rounds import page as round_page
 from scorekeeper.rounds import services as round_services
-from tests.scorekeeper.conftest import expected_scores, round_form, side_specs
+from tests.helpers.games import expected_scores, round_form, side_specs
 
 BASKETS = engine.RULESETS["baskets"]
 WENT_OUT, OTHER = expected_scores(BASKETS)

@@ -11,7 +11,7 @@ from scorekeeper.documents.pdf import night_pack
 from scorekeeper.documents.pdf.base import TooManyPages
 from scorekeeper.documents.pdf.night_pack import NightPack, PackTable, build_night_pack
 from scorekeeper.documents.pdf.score_card import CardSide, ScoreCard
-from tests.pdftext import pdf_pages, pdf_words
+from tests.helpers.pdfs import pdf_pages, pdf_words
 
 NIGHT = datetime.date(2026, 11, 21)
 RULES = engine.get_ruleset("four-rounds")

@@ -3,8 +3,8 @@
 import subprocess
 import sys
 
+from tests.helpers.imports import imported_modules
 from tests.helpers.paths import PDF, REPO
-from tests.scorekeeper.engine.test_no_django import imported_modules
 
 
 def test_no_builder_module_imports_django():

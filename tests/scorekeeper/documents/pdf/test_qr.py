@@ -1,62 +1,75 @@
-"""The QR codes of the score cards: ReportLab's own modules, and a phone's camera reads them."""
+"""The QR codes of the score cards: segno's modules, drawn as vectors, and a phone's camera
+reads them."""
 
+import datetime
+import io
 import shutil
 import subprocess
 
 import pytest
-from reportlab.graphics.barcode.qr import QrCode
-from reportlab.graphics.barcode.qrencoder import QRCode
+import segno
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
 
 from scorekeeper import engine
-from scorekeeper.documents.pdf.qr import codewords, error_bytes, generator_logs
+from scorekeeper.documents.pdf.night_pack import NightPack, PackTable, build_night_pack
+from scorekeeper.documents.pdf.qr import QUIET_ZONE, QrCode, qr_matrix
 from scorekeeper.documents.pdf.score_card import CardSide, ScoreCard, build_score_card
-from tests.qrcodes import zbar_read
+from tests.helpers.qrcodes import zbar_read
 
 LINK = "http://127.0.0.1:8000/g/Ab3dEf6hJk/join/4pQ-rS_tUvWxYz0123456789abcdefGHIJ/"
-
-
-def test_the_generator_polynomial_of_two_error_bytes_is_x2_plus_3x_plus_2():
-    # (x - α⁰)(x - α¹) = x² + (1 + 2)x + 2, written as the logs of its terms after the first.
-    assert generator_logs(2) == (25, 1)
-    # The QR standard's generator of 7 error bytes: α^87, α^229, α^146, α^149, α^238, α^102,
-    # α^21 after x⁷.
-    assert generator_logs(7) == (87, 229, 146, 149, 238, 102, 21)
-
-
-def test_the_error_bytes_of_the_standards_worked_example():
-    # ISO/IEC 18004's example: "01234567" as a version 1-M code.
-    data = [16, 32, 12, 86, 97, 128, 236, 17, 236, 17, 236, 17, 236, 17, 236, 17]
-    assert error_bytes(data, 10) == [165, 36, 212, 193, 237, 54, 199, 135, 44, 85]
-
-
-@pytest.mark.parametrize("level", ["L", "M", "Q", "H"])
-@pytest.mark.parametrize(
-    "value",
-    [
-        "1",
-        "0123456789" * 3,
-        "HTTP://EXAMPLE.ORG/ABC",
-        LINK,
-        LINK * 4,
-        "Łukasz, Søren and Zoë " * 10,
-    ],
+NEEDS_PDFTOPPM = pytest.mark.skipif(
+    shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)"
 )
-def test_the_bytes_are_reportlabs_for_every_level_and_kind_of_data(level, value):
-    qr = QrCode(value, qrLevel=level).qr
-    qr.version = qr.calculate_version()
-    assert codewords(qr) == QRCode.createData(qr.version, qr.errorCorrectLevel, qr.dataList)
 
 
-@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
-def test_the_printed_code_reads_back_as_the_link(tmp_path):
-    rules = engine.get_ruleset("four-rounds")
-    card = ScoreCard(rules, (CardSide("Ann"), CardSide("Bob")), link=LINK)
-    (tmp_path / "card.pdf").write_bytes(build_score_card(card))
+def test_the_modules_are_segnos_at_level_m_with_the_first_mask():
+    code = segno.make(LINK, error="m", mask=0, micro=False, boost_error=False)
+    assert code.designator == "5-M" and code.mask == 0
+    assert qr_matrix(LINK) == code.matrix
+
+
+def test_each_run_of_dark_modules_is_one_filled_rectangle():
+    data = io.BytesIO()
+    canvas = Canvas(data, pageCompression=0)
+    QrCode(LINK, 30 * mm).drawOn(canvas, 0, 0)
+    canvas.save()
+    runs = sum(len([part for part in bytes(row).split(b"\x00") if part]) for row in qr_matrix(LINK))
+    assert data.getvalue().count(b" re f") == runs
+    assert QrCode(LINK, 30 * mm).wrap(100, 100) == (30 * mm, 30 * mm)
+    # The code and its quiet zone fill the square: 37 modules and 4 light ones each side.
+    assert len(qr_matrix(LINK)) + 2 * QUIET_ZONE == 45
+
+
+def read_back(tmp_path, data: bytes) -> list[list[str]]:
+    """What zbarimg reads on each page of the PDF, printed at 150 dpi."""
+    (tmp_path / "file.pdf").write_bytes(data)
     subprocess.run(
-        ["pdftoppm", "-r", "150", "-png", "-f", "1", "-l", "1", "card.pdf", "page"],
+        ["pdftoppm", "-r", "150", "-png", "file.pdf", "page"],
         cwd=tmp_path,
         check=True,
         timeout=60,
     )
-    (page,) = tmp_path.glob("page*.png")
-    assert zbar_read(page) == [LINK]
+    return [zbar_read(page) for page in sorted(tmp_path.glob("page*.png"))]
+
+
+@NEEDS_PDFTOPPM
+def test_the_printed_code_reads_back_as_the_link(tmp_path):
+    rules = engine.get_ruleset("four-rounds")
+    card = ScoreCard(rules, (CardSide("Ann"), CardSide("Bob")), link=LINK)
+    assert read_back(tmp_path, build_score_card(card)) == [[LINK]]
+
+
+@NEEDS_PDFTOPPM
+def test_each_tables_code_in_a_pack_reads_back_as_its_own_link(tmp_path):
+    rules = engine.get_ruleset("ten-thousand")
+    sides = (CardSide("José & Zoë", ("José", "Zoë")), CardSide("Łukasz & Søren"))
+    links = [f"https://scores.example.org/g/{n:022d}/join/{'t' * 43}/" for n in (1, 2, 3)]
+    tables = tuple(
+        PackTable(n, sides, ("José", "Łukasz", "Zoë", "Søren"), ScoreCard(rules, sides, link=link))
+        for n, link in enumerate(links, 1)
+    )
+    pack = NightPack("Club", "Autumn", datetime.date(2026, 11, 21), rules.name, tables)
+    pages = read_back(tmp_path, build_night_pack(pack))
+    # The cover, then each table's sheet of two pages, its code on the first.
+    assert pages == [[], [links[0]], [], [links[1]], [], [links[2]], []]

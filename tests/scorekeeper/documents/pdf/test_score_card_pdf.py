@@ -1,68 +1,13 @@
 """Score sheets from plain data: the text read back out of the PDF, as a reader would find it."""
 
-import datetime
-
 import pytest
 
 from scorekeeper import engine
 from scorekeeper.documents.pdf import base
 from scorekeeper.documents.pdf.base import PdfError, TooManyPages
 from scorekeeper.documents.pdf.score_card import CardSide, ScoreCard, build_score_card
-from tests.pdftext import pdf_pages, pdf_words
-
-NAMES = ["José & Zoë", "Łukasz & Søren"]
-SIDES = (CardSide(NAMES[0], ("José", "Zoë")), CardSide(NAMES[1], ("Łukasz", "Søren")))
-ROUNDS = [
-    {
-        "sides": [
-            {
-                "name": NAMES[0],
-                "went_out": True,
-                "canastas": {"natural": 2, "mixed": 3},
-                "melded_points": 1000,
-                "red_threes": 1,
-                "exact_cuts": 1,
-            },
-            {
-                "name": NAMES[1],
-                "canastas": {"natural": 1},
-                "melded_points": 310,
-                "hand_points": 85,
-                "red_threes_in_hand": 1,
-            },
-        ]
-    },
-    {
-        "ended_by": "stock_exhausted",
-        "sides": [
-            {
-                "name": NAMES[0],
-                "canastas": {"natural": 1},
-                "melded_points": 400,
-                "hand_points": 120,
-            },
-            {
-                "name": NAMES[1],
-                "canastas": {"natural": 2, "mixed": 1},
-                "melded_points": 800,
-                "hand_points": 30,
-            },
-        ],
-    },
-]
-
-
-def four_round_card(rounds, *, finished=False):
-    rules = engine.get_ruleset("four-rounds")
-    status = engine.game_status(rules, NAMES, rounds, finished=finished)
-    return ScoreCard(
-        rules,
-        SIDES,
-        status,
-        date=datetime.date(2026, 11, 21),
-        details=(("League", "Riverside Card Club"),),
-        dealers=("José", "Łukasz", "Zoë", "Søren"),
-    )
+from tests.helpers.pdfs import pdf_pages, pdf_words
+from tests.helpers.score_cards import NAMES, ROUNDS, SIDES, four_round_card
 
 
 def test_a_card_in_progress_prints_each_line_each_total_and_the_next_meld():

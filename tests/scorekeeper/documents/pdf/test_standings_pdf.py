@@ -9,7 +9,7 @@ from pypdf import PdfReader
 
 from scorekeeper.documents.pdf.base import PdfError
 from scorekeeper.documents.pdf.standings import Column, StandingsSheet, build_standings
-from tests.pdftext import pdf_pages, pdf_words
+from tests.helpers.pdfs import pdf_pages, pdf_words
 
 COLUMNS = (
     Column("#"),

@@ -11,7 +11,7 @@ from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.models import Game
 from scorekeeper.portable import round_fields
 from scorekeeper.rounds.services import round_record
-from tests.scorekeeper.conftest import side_specs
+from tests.helpers.games import side_specs
 
 PRESETS = sorted(engine.RULESETS)
 # Enough rounds to move the opening melds and the dealer on; short of every preset's end.

@@ -9,9 +9,10 @@ from pathlib import Path
 from django.conf import settings
 from playwright.sync_api import Page
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.paths import REPO
+
 # The pictures are for a person to look at after the run; `make test` prints where they are.
-SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", ROOT / "e2e-screenshots"))
+SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", REPO / "e2e-screenshots"))
 
 # WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules axe-core tags with these.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]

@@ -7,8 +7,8 @@ by default and applies set_offline to it too: tests/e2e/test_offline_shell.py sh
 fetches fail and reach nothing, and fails when PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK=1 turns
 that off. go_offline also aborts every request Playwright sees, page's or worker's, as a dropped
 connection would, in case a request slips past the emulation. `server_requests` (a fixture in
-conftest.py, built on `ServerLog`) records what reaches the live server, so a test can show that
-nothing does while the phone is offline.
+tests/e2e/conftest.py, built on `ServerLog`) records what reaches the live server, so a test can
+show that nothing does while the phone is offline.
 
     go_offline(context)   # navigator.onLine is false, "offline" fires, nothing leaves
     ...

@@ -1,4 +1,5 @@
-"""Reading a PDF back as text, the way a reader selects and searches it."""
+"""PDFs read back: the bytes of a PDF download, and its text the way a reader selects and
+searches it."""
 
 import io
 import re
@@ -21,3 +22,10 @@ def pdf_text(data: bytes) -> str:
 def pdf_words(data: bytes) -> str:
     """The whole file's text as one line: a table cell that wraps reads as one phrase."""
     return " ".join(pdf_text(data).split())
+
+
+def download(response) -> bytes:
+    """The PDF a response streams, after checking it is one."""
+    assert response.status_code == 200, response.content[:500]
+    assert response["Content-Type"] == "application/pdf"
+    return b"".join(response.streaming_content)
