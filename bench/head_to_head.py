@@ -4,8 +4,9 @@ finished games.
 Usage: .venv/bin/python bench/head_to_head.py [--players 200] [--games 20000] [--nights 100]
                                               [--requests 30] [--pool 600] [--seed 1] [--smoke]
 
-The league is seeded by bench/standings.py's builder (see its docstring for what is written and
-where: a new SQLite file by default, or a dedicated PostgreSQL database when DATABASE_URL names a
+The league is seeded as bench/standings.py seeds it, by bench/seeding.py's `seed_league` (see
+its docstring for what is written), and where bench/standings.py runs (bench/environment.py: a
+new SQLite file by default, or a dedicated PostgreSQL database when DATABASE_URL names a
 PostgreSQL server). Timed, for the second season, each through Django's whole request handling
 with the test Client:
 - the page as first opened (no player chosen);
@@ -30,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
-from bench.standings import analyse, bench_database, django_setup, seed  # noqa: E402
+from bench.environment import bench_database, django_setup  # noqa: E402
+from bench.seeding import analyse, seed_league  # noqa: E402
 
 TARGET_MS = 100
 TARGET_KB = 200
@@ -125,7 +127,7 @@ def main() -> None:
 
     print(f"database: {where}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     call_command("migrate", verbosity=0)
-    seeded = seed(args)
+    seeded = seed_league(args)
     analyse()
     print(
         f"seeded {args.players} players, {seeded['games']} games, "

@@ -7,12 +7,13 @@ Where it runs: as bench/standings.py, on a new SQLite file in a temporary direct
 DATABASE_URL names a PostgreSQL server, on a dedicated database of that server
 (`scorekeeper_bench_pdfs`, dropped and created afresh).
 
-What is seeded, through the real services: a league playing the four-round game in teams of two
-with `4 * --tables` members (names with José, Zoë, Łukasz and Søren's letters), a club night
-today with everyone present, its seating proposed and its games started (one table a game), and
-three kitchen-table games played to their end with `scorekeeper.games.demo_rounds.random_game`: a
-four-round game of two teams, the same game made 20 rounds long by a house rule (the issue's
-score card of 20 rounds) and a Hand and Foot to 10,000 game of three players.
+What is seeded, through the real services (bench/seeding.py): a league playing the four-round
+game in teams of two with `4 * --tables` members (names with José, Zoë, Łukasz and Søren's
+letters), a club night today with everyone present, its seating proposed and its games started
+(one table a game), and three kitchen-table games played to their end with
+`scorekeeper.games.demo_rounds.random_game`: a four-round game of two teams, the same game made
+20 rounds long by a house rule (the issue's score card of 20 rounds) and a Hand and Foot to
+10,000 game of three players.
 
 Reported, for each PDF: the median and 95th-percentile time of the whole request (Django's test
 Client, the organiser signed in for the pack, so that its QR codes hold the scorer links), the
@@ -22,7 +23,6 @@ a PDF (CI's size).
 """
 
 import argparse
-import datetime
 import io
 import random
 import statistics
@@ -34,43 +34,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
-from bench.standings import bench_database, django_setup  # noqa: E402
-
-NAMES = [
-    "José",
-    "Zoë",
-    "Łukasz",
-    "Søren",
-    "Ann",
-    "Bob",
-    "Cy",
-    "Di",
-    "Renée",
-    "Ågot",
-    "Ñuño",
-    "Ðorđe",
-    "Şükrü",
-    "Brontë",
-    "Chloé",
-    "Jürgen",
-    "Mónica",
-    "Oisín",
-    "Siobhán",
-    "Tomás",
-    "Dvořák",
-    "Ilse",
-    "Kofi",
-    "Mehmet",
-    "Nguyễn",
-    "Aoife",
-    "Björn",
-    "Fatima",
-    "Margaret",
-    "Dev",
-]
+from bench.environment import bench_database, django_setup  # noqa: E402
+from bench.seeding import game_played, seed_night  # noqa: E402
 
 
 def parse_args() -> argparse.Namespace:
+    """The command line, checked; --smoke sets CI's size."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--requests", type=int, default=20, help="timed requests per PDF")
@@ -85,59 +54,8 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def seed_night(tables: int, *, slug: str = "bench") -> dict:
-    """A four-round league in teams of two with `4 * tables` members and a club night today,
-    everyone present, seated and their games started; its organiser is `<slug>-organiser`."""
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
-
-    from leagues import services
-
-    today = timezone.localdate()
-    organiser = get_user_model().objects.create_user(f"{slug}-organiser", password="bench-pass")
-    league = services.league_create(
-        name="Bench Card Club", slug=slug, preset="four-rounds", user=organiser
-    )
-    services.season_create(
-        league=league,
-        name="Bench season",
-        starts_on=today - datetime.timedelta(days=30),
-        ends_on=today + datetime.timedelta(days=30),
-        user=organiser,
-    )
-    people = [
-        services.member_add(
-            league=league, name=f"{NAMES[n % len(NAMES)]} {n // len(NAMES) + 1}", user=organiser
-        ).player
-        for n in range(4 * tables)
-    ]
-    night = services.night_create(
-        league=league, date=today, player_ids=[p.pk for p in people], user=organiser
-    )
-    services.night_seating_propose(night=night, user=organiser)
-    started = services.night_games_start(night=night, user=organiser)
-    return {"night": night, "tables": len(started), "league": league, "organiser": organiser}
-
-
-def rounds_record(game, rounds: list[dict]) -> None:
-    """Save `rounds` (as `scorekeeper.games.demo_rounds` makes them) one by one, as a phone
-    would."""
-    from scorekeeper.rounds.services import round_record
-
-    for number, round_ in enumerate(rounds, 1):
-        entry = [{k: v for k, v in side.items() if k != "name"} for side in round_["sides"]]
-        round_record(
-            game=game, number=number, ended_by=round_.get("ended_by", "going_out"), entry=entry
-        )
-    game.refresh_from_db()
-
-
 def seed(args: argparse.Namespace) -> dict:
-    from scorekeeper import engine
-    from scorekeeper.games import demo_rounds
-    from scorekeeper.games import services as games
-    from scorekeeper.portable.start_fields import SideSpec
-
+    """The club night and three kitchen-table games played to their end."""
     rng = random.Random(args.seed)
     seeded = seed_night(args.tables)
     played = {}
@@ -148,19 +66,12 @@ def seed(args: argparse.Namespace) -> dict:
         ("four-rounds, 20 rounds by house rule", "four-rounds", {"rounds": 20}, teams),
         ("ten-thousand", "ten-thousand", {}, [("José", ()), ("Łukasz", ()), ("Søren", ())]),
     ):
-        rules = engine.resolve_rules({"base": preset, "overrides": house_rules})
-        game = games.game_start(
-            preset=preset,
-            sides=[SideSpec(name, players) for name, players in sides],
-            house_rules=house_rules,
-        )
-        names = [name for name, _ in sides]
-        rounds_record(game, demo_rounds.random_game(rules, names, rng=rng))
-        played[label] = game
+        played[label], _, _ = game_played(preset, sides, house_rules, rng)
     return {**seeded, "games": played}
 
 
 def timed(client, url: str, requests: int) -> tuple[list[float], bytes, int]:
+    """The times, the last body and the queries of `requests` requests of `url`."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -179,6 +90,7 @@ def timed(client, url: str, requests: int) -> tuple[list[float], bytes, int]:
 
 
 def builder_times(build, requests: int) -> list[float]:
+    """The times of `requests` calls of `build`."""
     times = []
     for _ in range(requests):
         start = time.perf_counter()
@@ -190,6 +102,7 @@ def builder_times(build, requests: int) -> list[float]:
 def report(
     label: str, times: list[float], build: list[float], data: bytes, queries: int, hello: float
 ) -> None:
+    """Print one PDF's figures, its request median beside the hello-world's."""
     from pypdf import PdfReader
 
     pages = len(PdfReader(io.BytesIO(data)).pages)
@@ -204,6 +117,7 @@ def report(
 
 
 def main() -> None:
+    """Seed, then time each score card and the pack, whole and builder alone."""
     args = parse_args()
     url, where = bench_database(args.db_name)
     django_setup(url)

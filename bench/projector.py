@@ -4,8 +4,9 @@
 Usage: .venv/bin/python bench/projector.py [--players 200] [--games 18000] [--nights 360]
                                            [--requests 50] [--pool 600] [--seed 1] [--smoke]
 
-The league is bench/standings.py's (same database rules: a new SQLite file unless DATABASE_URL
-names a PostgreSQL server, where a dedicated database is dropped and made afresh), seeded with
+The league is bench/standings.py's, from bench/seeding.py's `seed_league` (same database rules:
+a new SQLite file unless DATABASE_URL names a PostgreSQL server, where a dedicated database is
+dropped and made afresh), seeded with
 games / nights tables a night: 50 by default (everyone plays every night; two seasons of about
 180 days hold at most 360 nights, one a day). Its last night is made the evening in progress:
 every third table's game unfinished, as if still being played. That night's projector view (page
@@ -29,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
-from bench.standings import analyse, bench_database, django_setup, seed  # noqa: E402
+from bench.environment import bench_database, django_setup  # noqa: E402
+from bench.seeding import analyse, seed_league  # noqa: E402
 
 
 def parse_args() -> argparse.Namespace:
@@ -117,7 +119,7 @@ def main() -> None:
     print(f"database: {where}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
     call_command("migrate", verbosity=0)
     args.keep = False
-    seeded = seed(args)
+    seeded = seed_league(args)
     league = seeded["league"]
     night = evening(league)
     analyse()

@@ -6,6 +6,8 @@
 - every other test runs on both databases.
 """
 
+import copy
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -13,7 +15,10 @@ import pytest
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
-from django.db import connections
+from django.db import connections, transaction
+from django.test import Client
+
+from tests.helpers.permissions import World, build_world
 
 HERE = Path(__file__).parent
 BY_FOLDER = {
@@ -77,3 +82,25 @@ def club_file(transactional_db, tmp_path, migrated_club_file):
     connections.settings["default"] = kept_settings
     connections["default"] = kept_connection
     ContentType.objects.clear_cache()
+
+
+# The world of tests/test_permissions.py and tests/test_league_access.py.
+@pytest.fixture(scope="module")
+def built_world(django_db_setup, django_db_blocker):
+    """The world, built once for this module in a transaction that is rolled back at its end;
+    each test's own transaction (the `db` fixture) is a savepoint inside it, rolled back after
+    the test, so every test starts from the world as built."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_world()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(db, built_world) -> World:
+    """The world, with browsers of its own: the same sessions, cookies that this test may
+    change."""
+    clients = {}
+    for who, built in built_world.clients.items():
+        clients[who] = Client()
+        clients[who].cookies = copy.deepcopy(built.cookies)
+    return dataclasses.replace(built_world, clients=clients)

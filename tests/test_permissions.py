@@ -9,136 +9,17 @@ name `{l}` for the league (the public one, or with the `private` flag the privat
 ids of its season, club night, player and games.
 """
 
-import copy
-import dataclasses
-import datetime
 import re
-from dataclasses import dataclass
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.test import Client
 from django.utils.html import escape
 
-from leagues import services
-from leagues.models import League, LeagueGame, Player
 from scorekeeper.models import Game
-from scorekeeper.rounds.services import round_record
 from tests.helpers.games import start_form
-from tests.helpers.leagues import UserFactory, members, table_game
 from tests.helpers.paths import DOCS
+from tests.helpers.permissions import CHANGE, World, resolve
 
 pytestmark = pytest.mark.django_db
-User = get_user_model()
-
-
-@dataclass(frozen=True)
-class Place:
-    """A league as the paths name it."""
-
-    name: str
-    l: str  # noqa: E741 - short, as it is used in every path
-    season: int
-    night: int
-    player: int
-    league_game: int
-    game: str
-
-
-@dataclass
-class World:
-    public: Place
-    private: Place
-    game: str
-    token: str
-    clients: dict[str, Client]
-
-
-def build_league(organiser, member, *, name: str, slug: str, visibility: str) -> Place:
-    league = services.league_create(
-        name=name,
-        slug=slug,
-        preset="ten-thousand",
-        house_rules={"target_score": None, "rounds": 1},
-        visibility=visibility,
-        user=organiser,
-    )
-    season = services.season_create(
-        league=league,
-        name="Autumn 2026",
-        starts_on=datetime.date(2026, 9, 1),
-        ends_on=datetime.date(2026, 11, 30),
-        user=organiser,
-    )
-    services.member_add(league=league, name="Mia", account=member, user=organiser)
-    p = members(league, "Ann", "Bob")
-    league_game = table_game(league, [[p["Ann"]], [p["Bob"]]])
-    return Place(
-        name,
-        f"/leagues/{slug}",
-        season.pk,
-        league_game.night_id,
-        p["Ann"].pk,
-        league_game.pk,
-        league_game.game.public_id,
-    )
-
-
-def build_world() -> World:
-    olive = UserFactory(username="olive")
-    mia = UserFactory(username="mia")
-    public = build_league(
-        olive, mia, name="Thursday Club", slug="thursday", visibility=League.Visibility.PUBLIC
-    )
-    private = build_league(
-        olive, mia, name="Hidden Club", slug="hidden", visibility=League.Visibility.PRIVATE
-    )
-    clients = {"anyone": Client()}
-    for who, user in (("user", UserFactory(username="sam")), ("member", mia), ("organiser", olive)):
-        clients[who] = Client()
-        clients[who].force_login(user)
-
-    scorer = clients["scorer"] = Client()
-    started = scorer.post("/games/new/baskets/", start_form("baskets"))
-    public_id = started["Location"].split("/")[2]
-    game = Game.objects.get(public_id=public_id)
-    round_record(
-        game=game,
-        number=1,
-        ended_by="stock_exhausted",
-        entry=[{"melded_points": 50}, {"melded_points": 40}],
-    )
-    owen = UserFactory(username="owen")
-    Game.objects.filter(pk=game.pk).update(owner=owen)
-    clients["owner"] = Client()
-    clients["owner"].force_login(owen)
-
-    linked = clients["linked"] = Client()
-    for public_id_, token in Game.objects.values_list("public_id", "scorer_token"):
-        assert linked.get(f"/g/{public_id_}/join/{token}/").status_code == 302
-    return World(public, private, public_id, game.scorer_token, clients)
-
-
-@pytest.fixture(scope="module")
-def built_world(django_db_setup, django_db_blocker):
-    """The world, built once for this module in a transaction that is rolled back at its end;
-    each test's own transaction (the `db` fixture) is a savepoint inside it, rolled back after
-    the test, so every test starts from the world as built."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        yield build_world()
-        transaction.set_rollback(True)
-
-
-@pytest.fixture
-def world(db, built_world) -> World:
-    """The world, with browsers of its own: the same sessions, cookies that this test may
-    change."""
-    clients = {}
-    for who, built in built_world.clients.items():
-        clients[who] = Client()
-        clients[who].cookies = copy.deepcopy(built.cookies)
-    return dataclasses.replace(built_world, clients=clients)
 
 
 # Answers ------------------------------------------------------------------------------------
@@ -165,7 +46,6 @@ LEAGUE_GAME_CLAIM = (
     "A league's game stays with its league: find it on the league's club-night page, "
     "not under My games."
 )
-CHANGE = "Only the phones scoring this game can change it. Ask a scorer for the scorer link."
 ENTER = "Only the phones scoring this game can enter rounds."
 CORRECT = "Only the phones scoring this game can correct rounds."
 BAD_LINK = "This scorer link is not valid for this game."
@@ -347,20 +227,6 @@ for _case in CASES:
     ROWS.setdefault((_case[0], verdict(_case[5])), []).append(_case)
 
 
-def resolve(path: str, world: World, private: bool) -> str:
-    place = world.private if private else world.public
-    return path.format(
-        l=place.l,
-        season=place.season,
-        night=place.night,
-        player=place.player,
-        league_game=place.league_game,
-        league_game_public=place.game,
-        game=world.game,
-        token=world.token,
-    )
-
-
 def data_for(path: str) -> dict:
     # A complete form where one is needed for the change to go through; refusals never read it.
     return start_form("baskets") if path.startswith("/games/new/") else {}
@@ -417,127 +283,3 @@ def test_refusals_change_nothing(world):
     after = (Game.objects.count(), list(Game.objects.values_list("rounds__number", flat=True)))
     assert after == before
     assert not Game.objects.get(public_id=world.game).finished
-
-
-@pytest.mark.parametrize(
-    ("who", "listed"),
-    [("anyone", False), ("user", False), ("member", True), ("organiser", True)],
-)
-def test_league_list_shows_a_private_league_only_to_its_members_and_organisers(world, who, listed):
-    page = world.clients[who].get("/leagues/").content.decode()
-
-    assert "Thursday Club" in page
-    assert ("Hidden Club" in page) is listed
-
-
-def test_unlisted_league_is_open_to_anyone_with_its_address_but_not_listed(world):
-    League.objects.filter(slug="thursday").update(visibility=League.Visibility.UNLISTED)
-    anyone = world.clients["anyone"]
-
-    assert anyone.get("/leagues/thursday/").status_code == 200
-    assert "Thursday Club" not in anyone.get("/leagues/").content.decode()
-
-
-def test_voided_game_void_is_organisers_only_and_changes_nothing_when_refused(world):
-    url = resolve("{l}/games/{league_game}/void/", world, False)
-
-    refused = world.clients["member"].post(url, {"reason": "Wrong players"})
-    assert refused.status_code == 403
-    assert not LeagueGame.objects.get(pk=world.public.league_game).voided
-
-    allowed = world.clients["organiser"].post(url, {"reason": "Wrong players"})
-    assert allowed.status_code == 302
-    assert LeagueGame.objects.get(pk=world.public.league_game).voided
-
-
-# Account links ------------------------------------------------------------------------------
-
-
-@dataclass
-class Shared:
-    """Pat plays in the private Hidden Club, linked there to the account pat, and in Eve's
-    Club, which eve organises and Hidden Club's organisers do not."""
-
-    pat: Player
-    eves_game: str
-    clients: dict[str, Client]
-
-
-@pytest.fixture
-def shared(world) -> Shared:
-    olive, eve = User.objects.get(username="olive"), UserFactory(username="eve")
-    pat_account = UserFactory(username="pat")
-    hidden = League.objects.get(slug="hidden")
-    pat = services.member_add(league=hidden, name="Pat", account=pat_account, user=olive).player
-    build_league(
-        eve, UserFactory(), name="Eve's Club", slug="eves", visibility=League.Visibility.PRIVATE
-    )
-    eves = League.objects.get(slug="eves")
-    services.member_add(league=eves, player=pat, user=eve)
-    rival = services.member_add(league=eves, name="Rex", user=eve).player
-    eves_game = table_game(eves, [[pat], [rival]], date=datetime.date(2026, 10, 8)).game.public_id
-    clients = {}
-    for who, account in (
-        ("eve", eve),
-        ("pat", pat_account),
-        ("sam", User.objects.get(username="sam")),
-    ):
-        clients[who] = Client()
-        clients[who].force_login(account)
-    return Shared(pat, eves_game, clients)
-
-
-def can_read_and_score(client: Client, slug: str, public_id: str) -> tuple[int, int, bool]:
-    """The league page, the round form of one of its games, and whether /leagues/ lists it."""
-    return (
-        client.get(f"/leagues/{slug}/").status_code,
-        client.get(f"/g/{public_id}/rounds/new/").status_code,
-        f'href="/leagues/{slug}/"' in client.get("/leagues/").text,
-    )
-
-
-def test_an_organiser_who_links_a_shared_player_to_themself_gains_nothing_in_the_other_league(
-    world, shared
-):
-    eve = shared.clients["eve"]
-    assert can_read_and_score(eve, "hidden", world.private.game) == (404, 403, False)
-
-    linked = eve.post(
-        f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": "eve"}
-    )
-
-    assert linked["Location"] == "/leagues/eves/members/"
-    assert can_read_and_score(eve, "hidden", world.private.game) == (404, 403, False)
-    refused = eve.post(f"/g/{world.private.game}/rounds/new/", {})
-    assert (refused.status_code, escape(CHANGE) in refused.text) == (403, True)
-
-
-def test_an_account_linked_in_one_league_becomes_a_member_of_that_league_only(world, shared):
-    sam = shared.clients["sam"]
-    before = (
-        can_read_and_score(sam, "eves", shared.eves_game),
-        can_read_and_score(sam, "hidden", world.private.game),
-    )
-
-    shared.clients["eve"].post(
-        f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": "sam"}
-    )
-
-    after = (
-        can_read_and_score(sam, "eves", shared.eves_game),
-        can_read_and_score(sam, "hidden", world.private.game),
-    )
-    assert before == ((404, 403, False), (404, 403, False))
-    assert after == ((200, 200, True), (404, 403, False))
-
-
-def test_the_other_leagues_link_is_untouched_by_an_edit_here(world, shared):
-    pat, eve = shared.clients["pat"], shared.clients["eve"]
-    assert can_read_and_score(pat, "hidden", world.private.game) == (200, 200, True)
-
-    eve.post(f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": ""})
-    eve.post(f"/leagues/eves/members/{shared.pat.pk}/edit/", {"name": "Pat", "username": "eve"})
-
-    assert can_read_and_score(pat, "hidden", world.private.game) == (200, 200, True)
-    members_page = world.clients["organiser"].get("/leagues/hidden/members/").text
-    assert re.search(r"<th scope=\"row\">Pat</th>\s*<td>pat</td>", members_page)

@@ -11,6 +11,8 @@ from leagues.models import League, LeagueGame, Player
 from scorekeeper.rounds.services import round_record
 
 NIGHT = datetime.date(2026, 10, 1)
+OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
+EIGHT = ("Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal")
 # Every account's password, unless a test gives its own.
 PASSWORD = "a-long-enough-password"
 

@@ -29,3 +29,9 @@ def download(response) -> bytes:
     assert response.status_code == 200, response.content[:500]
     assert response["Content-Type"] == "application/pdf"
     return b"".join(response.streaming_content)
+
+
+def filename(response) -> str:
+    match = re.fullmatch(r'attachment; filename="([^"]+)"', response["Content-Disposition"])
+    assert match, response["Content-Disposition"]
+    return match.group(1)

@@ -1,4 +1,4 @@
-"""The kitchen-table flow for every preset, through the Django client."""
+"""A game played round by round: every preset's game, the round form, its breakdown, corrections."""
 
 import re
 
@@ -7,7 +7,7 @@ from django.utils.html import escape
 
 from scorekeeper import engine
 from scorekeeper.models import Game, GameEvent, Round
-from tests.helpers.games import expected_scores, round_form, start_form
+from tests.helpers.games import expected_scores, round_form
 
 PRESETS = list(engine.RULESETS)
 
@@ -224,128 +224,6 @@ def test_a_round_needs_who_went_out(scorer, start_game):
     assert Round.objects.count() == 0
 
 
-def test_a_second_phone_saving_the_same_round_is_told_and_nothing_doubles(
-    scorer, start_game, client
-):
-    url = start_game("baskets")
-    rules = engine.RULESETS["baskets"]
-    game = Game.objects.get()
-    client.get(f"/g/{game.public_id}/join/{game.scorer_token}/")
-    form = scorer.get(url + "rounds/new/").content.decode()
-    assert '<input type="hidden" name="round_number" value="1">' in form
-
-    assert (
-        scorer.post(url + "rounds/new/", {**round_form(rules), "round_number": "1"}).status_code
-        == 302
-    )
-    stale = client.post(
-        url + "rounds/new/", {**round_form(rules), "round_number": "1"}, follow=True
-    )
-
-    assert stale.redirect_chain == [(url + "rounds/1/", 302)]
-    assert (
-        "Round 1 was already saved, from this phone or another, so nothing was added. "
-        "This is the stored round; correct it if it is wrong."
-    ) in stale.content.decode()
-    assert Round.objects.count() == 1
-
-
-def messages_after(response) -> list[str]:
-    return [str(message) for message in response.context["messages"]]
-
-
-def test_a_round_form_posted_twice_without_its_number_stores_nothing_and_says_so(
-    scorer, start_game
-):
-    url = start_game("baskets")
-    form = round_form(engine.RULESETS["baskets"])
-    del form["round_number"]
-
-    first = scorer.post(url + "rounds/new/", form, follow=True)
-    second = scorer.post(url + "rounds/new/", form, follow=True)
-
-    refused = (
-        "Nothing was saved: the form did not say which round it was for, so it may be an old "
-        "copy of the page or a repeat. These are the rounds stored; tap Enter round to add the "
-        "next one."
-    )
-    assert first.redirect_chain == second.redirect_chain == [(url, 302)]
-    assert messages_after(first) == messages_after(second) == [refused]
-    assert Round.objects.count() == 0
-    assert GameEvent.objects.filter(kind="round_added").count() == 0
-
-
-def test_the_same_round_form_posted_twice_from_one_phone_stores_one_round(scorer, start_game):
-    url = start_game("baskets")
-    form = round_form(engine.RULESETS["baskets"])
-
-    first = scorer.post(url + "rounds/new/", form, follow=True)
-    second = scorer.post(url + "rounds/new/", form, follow=True)
-
-    assert messages_after(first) == ["Round 1 saved."]
-    assert second.redirect_chain == [(url + "rounds/1/", 302)]
-    assert messages_after(second) == [
-        "Round 1 was already saved, from this phone or another, so nothing was added. "
-        "This is the stored round; correct it if it is wrong."
-    ]
-    assert Round.objects.count() == 1
-
-
-def test_delete_last_posted_twice_without_the_round_number_deletes_nothing(scorer, start_game):
-    url = start_game("baskets")
-    for number in (1, 2):
-        scorer.post(
-            url + "rounds/new/", round_form(engine.RULESETS["baskets"], number=number), follow=True
-        )
-
-    first = scorer.post(url + "rounds/delete-last/", follow=True)
-    second = scorer.post(url + "rounds/delete-last/", {"round_number": ""}, follow=True)
-
-    refused = (
-        "Nothing was deleted: the form did not say which round to delete, so it may be an old "
-        "copy of the page or a repeat. These are the rounds stored; open the last round to "
-        "delete it."
-    )
-    assert first.redirect_chain == second.redirect_chain == [(url, 302)]
-    assert messages_after(first) == messages_after(second) == [refused]
-    assert list(Round.objects.order_by("number").values_list("number", flat=True)) == [1, 2]
-    assert GameEvent.objects.filter(kind="round_deleted").count() == 0
-
-
-def test_delete_last_posted_twice_with_its_round_number_deletes_one_round(scorer, start_game):
-    url = start_game("baskets")
-    for number in (1, 2):
-        scorer.post(
-            url + "rounds/new/", round_form(engine.RULESETS["baskets"], number=number), follow=True
-        )
-    page = scorer.get(url + "rounds/delete-last/").content.decode()
-    assert '<input type="hidden" name="round_number" value="2">' in page
-
-    first = scorer.post(url + "rounds/delete-last/", {"round_number": "2"}, follow=True)
-    second = scorer.post(url + "rounds/delete-last/", {"round_number": "2"}, follow=True)
-
-    assert messages_after(first) == ["Round 2 deleted."]
-    assert messages_after(second) == [
-        "Round 2 was already deleted, from this phone or another, so nothing else was deleted."
-    ]
-    assert list(Round.objects.values_list("number", flat=True)) == [1]
-    assert GameEvent.objects.filter(kind="round_deleted").count() == 1
-
-
-def test_the_round_service_refuses_a_round_number_already_taken(scorer, start_game):
-    url = start_game("baskets")
-    scorer.post(url + "rounds/new/", round_form(engine.RULESETS["baskets"]))
-    from scorekeeper.rounds.services import round_record
-
-    game = Game.objects.get()
-    with pytest.raises(engine.RoundError) as refused:
-        round_record(game=game, number=1, ended_by="going_out", entry=[{}, {}])
-    assert refused.value.errors[0].message == (
-        "Round 1 was already saved, from this phone or another; the game is at round 2."
-    )
-    assert Round.objects.count() == 1
-
-
 def test_end_by_hand_and_reopen(scorer, start_game):
     url = start_game("sevens")
     rules = engine.RULESETS["sevens"]
@@ -381,127 +259,6 @@ def test_history_keeps_the_values_before_and_after_a_correction(scorer, start_ga
     ) in html
 
 
-def test_another_phone_can_view_but_not_score_until_given_the_scorer_link(start_game, client):
-    url = start_game("baskets")
-    game = Game.objects.get()
-    rules = engine.RULESETS["baskets"]
-
-    assert client.get(url).status_code == 200
-    assert "Enter round" not in client.get(url).content.decode()
-    assert client.post(url + "rounds/new/", round_form(rules)).status_code == 403
-    assert client.get(url + "rounds/new/").status_code == 403
-    assert Round.objects.count() == 0
-
-    response = client.get(f"/g/{game.public_id}/join/{game.scorer_token}/")
-    assert response["Location"] == url
-    assert client.post(url + "rounds/new/", round_form(rules)).status_code == 302
-    assert Round.objects.count() == 1
-
-
-def test_a_wrong_scorer_token_is_refused(start_game, client):
-    url = start_game("baskets")
-    assert client.get(url + "join/not-the-token/").status_code == 403
-
-
-def test_unknown_game_and_preset_are_404(client, db):
-    assert client.get("/g/nope/").status_code == 404
-    assert client.get("/games/new/poker/").status_code == 404
-
-
-def test_home_lists_the_games_this_browser_scores_unfinished_first(scorer, start_game):
-    first = start_game("baskets")
-    second = start_game("sevens")
-    scorer.post(second + "rounds/new/", round_form(engine.RULESETS["sevens"]))
-    scorer.post(second + "end/")
-
-    html = scorer.get("/").content.decode()
-
-    assert html.index(f'href="{first}"') < html.index(f'href="{second}"')
-
-
-def test_signed_in_user_claims_a_game_and_sees_it_under_my_games(scorer, start_game):
-    from django.contrib.auth.models import User
-
-    url = start_game("baskets")
-    user = User.objects.create_user("ann", password="pw-for-tests-only")
-    scorer.force_login(user)  # the session, and so the right to score, is kept
-
-    scorer.post(url + "claim/")
-
-    assert Game.objects.get().owner == user
-    other_browser = type(scorer)()
-    other_browser.force_login(user)
-    assert url in other_browser.get("/games/").content.decode()
-
-
-@pytest.mark.parametrize(
-    ("field", "value", "message"),
-    [
-        (
-            "rule-going_out_bonus",
-            "-5",
-            "The going-out bonus must be a whole number from 0 to 1,000,000, not −5.",
-        ),
-        (
-            "rule-target_score",
-            "lots",
-            "The target score must be a whole number from 1 to 100,000,000 or left empty, not "
-            "&quot;lots&quot;.",
-        ),
-    ],
-)
-def test_start_form_shows_house_rule_errors_beside_the_field(scorer, field, value, message):
-    response = scorer.post("/games/new/baskets/", {**start_form("baskets"), field: value})
-    html = response.content.decode()
-
-    assert response.status_code == 200
-    assert Game.objects.count() == 0
-    block = html[html.index(f'id="{field}"') :]
-    assert message in block[: block.index('class="rule-field"')]
-    assert f'value="{value}"' in block[:400]
-
-
-def test_house_rules_are_frozen_with_the_game(scorer):
-    data = {**start_form("baskets"), "rule-going_out_bonus": "300", "rule-target_score": "7500"}
-    response = scorer.post("/games/new/baskets/", data)
-
-    game = Game.objects.get()
-    assert response.status_code == 302
-    assert game.house_rules == {"going_out_bonus": 300, "target_score": 7500}
-    assert game.rules["overrides"]["going_out_bonus"] == 300
-    assert "First to 7,500" in scorer.get(response["Location"]).content.decode()
-
-
-def test_start_form_needs_names_and_a_dealer(scorer):
-    response = scorer.post("/games/new/baskets/", {"side0-player0": "Ann"})
-    html = response.content.decode()
-
-    assert "Baskets needs at least 2 players; name 1 more." in html
-    assert "Choose who deals first: tap the circle by a name." in html
-    assert Game.objects.count() == 0
-
-
-def test_duplicate_names_are_refused_by_the_engine(scorer):
-    response = scorer.post(
-        "/games/new/baskets/",
-        {"side0-player0": "Ann", "side1-player0": "Ann", "first_dealer": "0-0"},
-    )
-
-    assert response.status_code == 200
-    assert Game.objects.count() == 0
-    assert "Ann" in re.findall(r'class="field-error"[^>]*>([^<]*)', response.content.decode())[0]
-
-
-def test_rules_picker_shows_every_preset_with_key_numbers(client, db):
-    html = client.get("/games/new/").content.decode()
-
-    for rules in engine.RULESETS.values():
-        assert f"<h2>{rules.name}</h2>" in html
-        assert f'href="/games/new/{rules.id}/"' in html
-    assert "<dt>Game ends</dt><dd>First to 5,000, highest total wins</dd>" in html
-    assert "<dt>Exact cut</dt><dd>+100</dd>" in html
-
-
 def test_a_correction_asks_first_showing_the_totals_before_and_after(scorer, start_game):
     url = start_game("baskets")
     rules = engine.RULESETS["baskets"]
@@ -520,31 +277,6 @@ def test_a_correction_asks_first_showing_the_totals_before_and_after(scorer, sta
     )
     assert text.index('<dialog open class="confirm-box"') < confirm < text.index('name="went_out"')
     assert GameEvent.objects.filter(kind="round_changed").count() == 0
-
-
-def name_values(html: str) -> dict[str, str]:
-    return dict(re.findall(r'name="(side\d-player\d)" value="([^"]*)"', html))
-
-
-def test_the_start_form_names_the_players_it_needs_until_names_are_typed(client, db):
-    before = name_values(client.get("/games/new/baskets/").content.decode())
-    assert before == {"side0-player0": "Player 1", "side1-player0": "Player 2"}
-    # Teams of two, numbered round the table: Player 1 and 3 sit on one team.
-    teams = name_values(client.get("/games/new/four-rounds/").content.decode())
-    assert teams == {
-        "side0-player0": "Player 1",
-        "side0-player1": "Player 3",
-        "side0-player2": "",
-        "side1-player0": "Player 2",
-        "side1-player1": "Player 4",
-        "side1-player2": "",
-    }
-    # A name cleared on purpose stays cleared, with the error beside it.
-    refused = client.post(
-        "/games/new/baskets/", {"side0-player0": "Ann", "side1-player0": "", "first_dealer": "0-0"}
-    ).content.decode()
-    assert name_values(refused) == {"side0-player0": "Ann", "side1-player0": ""}
-    assert "Baskets needs at least 2 players; name 1 more." in refused
 
 
 def test_a_refused_save_focuses_its_first_error_and_sums_up_beside_save(scorer, start_game):
