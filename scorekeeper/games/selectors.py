@@ -114,14 +114,14 @@ def game_get(public_id: str) -> Game | None:
 
 def game_for_card(public_id: str) -> Game | None:
     """The game at this address as its score card needs it, or None: its row with its league,
-    season and club night, its sides and its rounds' entries, which the engine scores; not the
-    rounds' stored scores, which the card never reads (a 20-round game's 40 score rows and
-    their sides were a fifth of the card's request)."""
+    season and club night, and its sides. Its rounds are read only when the card is drawn
+    (`game.rounds`), not for a card already in the cache; never the rounds' stored scores, which
+    the card does not read (a 20-round game's 40 score rows were a fifth of the request)."""
     found = (
         Game.objects.select_related(
             "league_game__league", "league_game__season", "league_game__night"
         )
-        .prefetch_related(*_game_rows(scores=False))
+        .prefetch_related(Prefetch("sides", queryset=Side.objects.order_by("position")))
         .filter(public_id=public_id)
     )
     # [:1], not first(): no ORDER BY to build for a unique address.

@@ -67,3 +67,12 @@ def test_a_blank_sheet_is_built_once_for_the_same_house_rules(db, builds):
     changed = pdf(url, {"rule-canasta_bonus-natural": "600"})
     assert changed != plain
     assert builds == [(2, 0), (2, 0)]
+
+
+def test_a_card_from_the_cache_reads_the_game_and_its_sides_and_no_round(
+    game_with_rounds, builds, django_assert_num_queries
+):
+    game = game_with_rounds(20)
+    first = card(game)
+    with django_assert_num_queries(2):
+        assert card(game) == first
