@@ -23,12 +23,11 @@ from leagues.public.lookups import (
     render_page,
     season_or_404,
 )
-from scorekeeper.documents.cache import content_version
 from scorekeeper.documents.cards import (
     PaperError,
     bad_paper,
     paper_for,
-    pdf_download,
+    pdf_of,
 )
 from scorekeeper.documents.pdf.night_pack import build_night_pack
 from scorekeeper.documents.pdf.score_card import build_score_card
@@ -251,11 +250,11 @@ def _standings_pdf(request: HttpRequest, league: League, season_id: int | None) 
         scoring=scoring_text(league),
         tie_break=TIE_BREAK_TEXT,
     )
-    return pdf_download(
-        lambda: build_standings(sheet, paper=paper),
+    return pdf_of(
+        sheet,
+        build_standings,
         documents.standings_file_stem(league, season),
         kind="standings",
-        version=content_version(sheet),
         paper=paper,
     )
 
@@ -288,11 +287,11 @@ def night_pack(request: HttpRequest, slug: str, night_id: int) -> HttpResponse:
     pack = documents.night_pack(
         league, night, organiser=organiser, absolute_url=request.build_absolute_uri
     )
-    return pdf_download(
-        lambda: build_night_pack(pack, paper=paper),
+    return pdf_of(
+        pack,
+        build_night_pack,
         documents.night_pack_file_stem(league, night),
         kind="night-pack",
-        version=content_version(pack),
         paper=paper,
     )
 
@@ -307,11 +306,11 @@ def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     except PaperError as error:
         return bad_paper(error)
     card = documents.league_score_card(league, season)
-    return pdf_download(
-        lambda: build_score_card(card, paper=paper),
+    return pdf_of(
+        card,
+        build_score_card,
         documents.score_sheet_file_stem(league, season),
         kind="league-sheet",
-        version=content_version(card),
         paper=paper,
     )
 

@@ -7,13 +7,14 @@ import datetime
 import io
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.utils import timezone
 from django.utils.text import slugify
 
 from scorekeeper import engine
-from scorekeeper.documents.cache import pdf_cached
+from scorekeeper.documents.cache import content_version, pdf_cached
 from scorekeeper.documents.pdf.base import PAPER, PAPER_NAMES, PdfError
 from scorekeeper.documents.pdf.score_card import CardSide, ScoreCard
 from scorekeeper.engine.formatting import rule_set_name
@@ -135,6 +136,20 @@ def pdf_download(
     except PdfError as error:
         return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
     return pdf_response(data, stem)
+
+
+def pdf_of(
+    data: Any, build: Callable[..., bytes], stem: str, *, kind: str, paper: str
+) -> HttpResponse:
+    """The download of `build(data, paper=paper)`, kept in the cache under a digest of `data`:
+    for documents whose data has no version of its own."""
+    return pdf_download(
+        lambda: build(data, paper=paper),
+        stem,
+        kind=kind,
+        version=content_version(data),
+        paper=paper,
+    )
 
 
 def dealers_for(sides: Sequence[CardSide], first_dealer: int, rounds: int) -> tuple[str, ...]:

@@ -32,13 +32,7 @@ def score_sheet(request: HttpRequest, preset: str) -> HttpResponse:
         named=False,
     )
     stem = cards.file_stem(rule_set_name(rules.id), "blank score sheet")
-    return cards.pdf_download(
-        lambda: build_score_card(card, paper=paper),
-        stem,
-        kind="blank-sheet",
-        version=content_version(card),
-        paper=paper,
-    )
+    return cards.pdf_of(card, build_score_card, stem, kind="blank-sheet", paper=paper)
 
 
 @require_GET
