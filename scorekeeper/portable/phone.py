@@ -114,6 +114,9 @@ def _totals(names: Sequence[str], totals: Mapping[str, int]) -> list[Json]:
 
 
 def _melds(names: Sequence[str], melds: Sequence[int]) -> list[Json]:
+    # A finished game has no next round, so nobody needs anything to open: no melds at all.
+    if not melds:
+        return []
     return [
         {"side": name, "points": points, "points_text": number(points)}
         for name, points in zip(names, melds, strict=True)
@@ -196,6 +199,20 @@ def game_view(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]])
     }
 
 
+GAME_OVER = "The game is over; reopen it or correct a round instead."
+
+
+def _over(snapshot: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the game is over with these rounds: ended by hand, or by its rules."""
+    if snapshot.get("ended_by_hand"):
+        return True
+    try:
+        return _status(snapshot, rounds, finished=False).finished
+    except engine.RoundError:
+        # Rounds the engine refuses are the game page's to report; the round itself is checked.
+        return False
+
+
 def round_preview(
     snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]], form: Mapping[str, str]
 ) -> Json:
@@ -209,7 +226,10 @@ def round_preview(
     dealer_side = _dealer(snapshot, round_number)[0]
     ended_by, entry, errors = round_fields.parse(rules, len(names), form, dealer_side)
     status = None
-    if round_number > len(rounds) + 1:
+    if round_number > len(rounds) and _over(snapshot, rounds):
+        # As the server refuses it (rounds.services.round_record), before any field is looked at.
+        errors.append(engine.FieldError("", GAME_OVER))
+    elif round_number > len(rounds) + 1:
         errors.append(
             engine.FieldError(
                 "",

@@ -29,6 +29,17 @@ def planned_rounds(preset: str) -> list[tuple[str, list[dict]]]:
     raise AssertionError(f"no demo game of {preset} lasts {ROUNDS + 1} rounds")
 
 
+def planned_to_the_end(preset: str) -> list[tuple[str, list[dict]]]:
+    """Demo rounds for a two-sided game of this preset that end it by its rules."""
+    rules = engine.RULESETS[preset]
+    names = [spec.name for spec in side_specs(preset)]
+    for seed in range(100):
+        rounds = random_game(rules, names, rng=random.Random(f"{preset}-end-{seed}"), max_rounds=40)
+        if engine.game_status(rules, names, rounds).finished:
+            return [demo_entry(r) for r in rounds]
+    raise AssertionError(f"no demo game of {preset} ends within 40 rounds")
+
+
 def played_game(preset: str) -> tuple[Game, list[tuple[str, list[dict]]]]:
     """A game with ROUNDS rounds stored, and the rounds planned after them."""
     game = services.game_start(preset=preset, sides=side_specs(preset))

@@ -7,12 +7,20 @@ import pytest
 from django.test import Client
 
 from scorekeeper import engine
+from scorekeeper.games import services
 from scorekeeper.games.scoring import preview_round, status_for
 from scorekeeper.games.selectors import game_get, game_view
 from scorekeeper.models import Game
 from scorekeeper.portable import phone, round_fields
-from tests.helpers.games import round_form, start_form
-from tests.helpers.offline_games import PRESETS, next_round_form, played_game, snapshot
+from scorekeeper.rounds.services import round_record
+from tests.helpers.games import round_form, side_specs, start_form
+from tests.helpers.offline_games import (
+    PRESETS,
+    next_round_form,
+    planned_to_the_end,
+    played_game,
+    snapshot,
+)
 
 ROUND_1 = {
     "number": 1,
@@ -391,3 +399,84 @@ def test_the_standing_says_who_leads_by_how_much_or_who_is_level():
     assert phone.standing(names, [900, 100, 90], 5, finished=True, winner="Ann", tie=False) == (
         "Ann won"
     )
+
+
+# Ann goes out with three natural canastas and 300 melded: 2,050 a round, past 5,000 in three.
+ANN_OUT = {
+    "ended_by": "going_out",
+    "entry": [{"went_out": True, "canastas": {"natural": 3}, "melded_points": 300}, {}],
+}
+
+
+def baskets_two_rounds_from_the_end() -> dict:
+    started = phone.start_game(
+        "baskets", {"side0-player0": "Ann", "side1-player0": "Bob", "first_dealer": "1-0"}, "g1"
+    )
+    rounds = [{**ANN_OUT, "number": n, "key": None} for n in (1, 2)]
+    return {**started["snapshot"], "rounds": rounds}
+
+
+def test_a_waiting_round_that_ends_the_game_shows_the_winner_and_no_next_round():
+    game = baskets_two_rounds_from_the_end()
+    before = phone.game_view(game, [])
+    after = phone.game_view(game, [{**ANN_OUT, "number": 3, "key": "k3"}])
+    assert (before["finished"], before["next_round"], before["winner"]) == (False, 3, None)
+    assert [m["points"] for m in before["meld_requirement"]] == [90, 50]
+    assert (after["finished"], after["next_round"], after["winner"], after["tie"]) == (
+        True,
+        None,
+        "Ann",
+        False,
+    )
+    assert (after["dealer"], after["meld_requirement"], after["to_win"]) == (None, [], [])
+    assert after["leader_text"] == "Ann won"
+    assert [t["total_text"] for t in after["totals"]] == ["6,150", "0"]
+    assert after["left_out"] == []
+
+
+def test_the_round_form_after_a_game_ending_waiting_round_says_the_game_is_over():
+    made = phone.round_form(baskets_two_rounds_from_the_end(), [{**ANN_OUT, "number": 3}])
+    assert (made["finished"], made["number"], made["meld_requirement"]) == (True, 3, [])
+
+
+def test_the_phone_refuses_a_round_after_the_end_as_the_server_does():
+    game = baskets_two_rounds_from_the_end()
+    fields = {"round_number": "4", "went_out": "stock"}
+    preview = phone.round_preview(game, [{**ANN_OUT, "number": 3, "key": "k3"}], fields)
+    assert (preview["ok"], preview["sides"]) == (False, [])
+    assert preview["errors"] == [
+        {"key": "__all__", "message": "The game is over; reopen it or correct a round instead."}
+    ]
+
+
+def test_a_game_ended_by_hand_takes_no_new_round_on_the_phone_but_takes_a_correction():
+    game = {**baskets_game(), "ended_by_hand": True, "finished": True}
+    new = phone.round_preview(game, [], {"round_number": "2", "went_out": "stock"})
+    correction = phone.round_preview(
+        game, [], {"round_number": "1", "went_out": "stock", "side0-melded": "60"}
+    )
+    assert new["errors"] == [
+        {"key": "__all__", "message": "The game is over; reopen it or correct a round instead."}
+    ]
+    assert (correction["ok"], correction["errors"]) == (True, [])
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_game_ended_offline_has_the_winner_and_totals_the_server_gives_it(db, preset):
+    game = services.game_start(preset=preset, sides=side_specs(preset))
+    planned = planned_to_the_end(preset)
+    for number, (ended_by, entry) in enumerate(planned[:-1], start=1):
+        round_record(game=game, number=number, ended_by=ended_by, entry=entry)
+    kept = snapshot(Game.objects.get(pk=game.pk))
+    ended_by, entry = planned[-1]
+    last = {"key": "k", "number": len(planned), "ended_by": ended_by, "entry": entry}
+    view = phone.game_view(kept, [last])
+    round_record(game=game, number=len(planned), ended_by=ended_by, entry=entry)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.finished is True
+    assert (view["finished"], view["next_round"], view["meld_requirement"]) == (True, None, [])
+    winner = stored.winner.name if stored.winner_id else None
+    assert (view["winner"], view["tie"]) == (winner, stored.tie)
+    assert [t["total"] for t in view["totals"]] == [
+        side.total for side in stored.sides.order_by("position")
+    ]
