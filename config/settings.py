@@ -101,6 +101,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The start pages give a phone the id its rights to score are kept under.
+    "scorekeeper.access.PhoneIdMiddleware",
     "config.middleware.private_when_signed_in",
     "config.middleware.ForbiddenInOneLine",
     "django.contrib.messages.middleware.MessageMiddleware",

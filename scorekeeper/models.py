@@ -180,3 +180,23 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by {self.who}"
+
+
+class ScoringRight(models.Model):
+    """A phone's right to score a game: it started the game or was given its scorer link.
+
+    `phone` is the unguessable id the phone's session keeps (`scorekeeper.access.phone_id`); a row
+    per right, so that rights granted at the same moment never overwrite each other."""
+
+    phone = models.CharField(max_length=32)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scoring_rights")
+    granted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # Its index, phone first, is also the one that finds a phone's rights.
+            models.UniqueConstraint(fields=["phone", "game"], name="scoringright_unique_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.phone} scores game {self.game_id}"

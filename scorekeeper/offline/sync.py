@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from scorekeeper import engine
+from scorekeeper.access import scoring_rights_grant
 from scorekeeper.engine.formatting import listing, number, rule_set_name, signed
 from scorekeeper.engine.reading import ROUND_MAX
 from scorekeeper.games import services as games
@@ -319,12 +320,19 @@ class GameCreated:
 
 @transaction.atomic
 def game_sync_create(
-    *, public_id: str, preset: str, form: Mapping[str, str], user: User = None
+    *,
+    public_id: str,
+    preset: str,
+    form: Mapping[str, str],
+    user: User = None,
+    phone: str | None = None,
 ) -> GameCreated:
-    """Create a game started offline at the address the phone made for it; when a game is
-    already there (this request sent again, or by chance another game) it is returned with
-    `created` False and nothing changes. Raises RoundError as the start page refuses, each
-    error under the key of its field, as `phone.start_game` gives it on the phone."""
+    """Create a game started offline at the address the phone made for it, with that phone's
+    right to score it (`phone`, its `access.phone_id`) in the same transaction, so that a
+    repeat finds the right as soon as it finds the game. When a game is already there (this
+    request sent again, or by chance another phone's game) it is returned with `created` False
+    and nothing changes. Raises RoundError as the start page refuses, each error under the key
+    of its field, as `phone.start_game` gives it on the phone."""
     if not PUBLIC_ID.fullmatch(public_id):
         raise _refuse("id", BAD_ID)
     existing = Game.objects.filter(public_id=public_id).first()
@@ -349,4 +357,6 @@ def game_sync_create(
         if existing is None:
             raise
         return GameCreated(existing, False)
+    if phone is not None:
+        scoring_rights_grant(phone=phone, games=[game])
     return GameCreated(game, True)

@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scorekeeper import busy, engine
-from scorekeeper.access import can_score, grant_scoring
+from scorekeeper.access import can_score, phone_id
 from scorekeeper.games import live
 from scorekeeper.models import Game
 from scorekeeper.offline import pack, shell, sync
@@ -111,13 +111,17 @@ def game_create(request: HttpRequest) -> HttpResponse:
     try:
         sent = sync.game_sent(_body(request))
         made = sync.game_sync_create(
-            public_id=sent.public_id, preset=sent.preset, form=sent.form, user=request.user
+            public_id=sent.public_id,
+            preset=sent.preset,
+            form=sent.form,
+            user=request.user,
+            phone=phone_id(request),
         )
     except engine.RoundError as error:
         return _errors(error.errors)
+    # A repeat finds this phone's right, stored with the game; another phone's game is refused.
     if not made.created and not can_score(request, made.game):
         return _said("id", sync.ID_TAKEN, 409)
-    grant_scoring(request, made.game)
     return JsonResponse(
         {"snapshot": sync.game_snapshot(made.game)}, status=201 if made.created else 200
     )

@@ -6,16 +6,16 @@ from django.core.cache import cache
 from scorekeeper.engine.formatting import number
 
 # The first view of a game's version: the few columns every view reads (with the version), then
-# the whole row, its sides, rounds and scores, and the session.
-GAME_PAGE_QUERIES = 6
-# Every later view of that version: the row (whose version finds the cached parts) and the
-# session; a viewer without a session, the row alone.
-GAME_PAGE_CACHED_QUERIES = 2
+# the whole row, its sides, rounds and scores, the session and the phone's right to score.
+GAME_PAGE_QUERIES = 7
+# Every later view of that version: the row (whose version finds the cached parts), the session
+# and the phone's right to score; a viewer without a session, the row alone.
+GAME_PAGE_CACHED_QUERIES = 3
 GAME_PAGE_VIEWER_QUERIES = 1
 # The game's row, its sides (with the totals so far), the number of its rounds (not the rounds
-# themselves), and the session: the same for the form and for each preview made as the player
-# types, however long the game.
-ROUND_FORM_QUERIES = 4
+# themselves), the session and the phone's right to score (one look a request): the same for
+# the form and for each preview made as the player types, however long the game.
+ROUND_FORM_QUERIES = 5
 
 
 def scoring_client(client, game):
