@@ -11,13 +11,13 @@ AXE_VERSION := 4.14.1
 PYODIDE_VERSION := 314.0.7
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast test-database test-browser test-engine lint format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
+.PHONY: help run test test-fast test-database test-browser test-engine test-js lint lint-js node_modules format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
 	@echo "make test  - install the dev extra and run the whole suite (browser journeys too)"
 	@echo "make test-fast - every test but the browser journeys, on both cores"
-	@echo "make lint  - ruff check and ruff format --check"
+	@echo "make lint  - ruff check, ruff format --check and ESLint"
 
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
@@ -34,6 +34,26 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(PIP) install -e '.[dev]'
 	@touch $@ $(VENV)/.installed
 
+# The JavaScript tools (ESLint; fake-indexeddb for the tests), exactly as package-lock.json pins
+# them: npm ci runs again only when package.json or its lock file changes, and never writes
+# the lock file.
+node_modules: node_modules/.installed
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# A machine with Python alone still runs `make test`: without node the JavaScript's tests and
+# lint are skipped, said loudly; CI (JS_REQUIRED=1, which .ci/run sets) fails instead.
+HAVE_NODE := $(shell command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 && echo yes)
+ifeq ($(HAVE_NODE),yes)
+JS_TOOLS := node_modules/.installed
+endif
+define without_node
+	@if [ -n "$$JS_REQUIRED" ]; then echo "node and npm are needed for $@ (JS_REQUIRED is set)"; exit 1; fi
+	@echo "SKIPPED $@: node and npm are not installed (the phone's JavaScript is not checked)"
+endef
+
 # DEBUG defaults on here only: the settings default to off, which a deployment relies on.
 run: $(VENV)/.installed
 	DEBUG=$${DEBUG:-1} $(BIN)/python manage.py migrate --noinput
@@ -49,7 +69,7 @@ XDIST := $(if $(filter-out 0 1,$(JOBS)),-n $(JOBS) --dist loadfile,-p no:xdist)
 
 test: test-fast test-browser
 
-test-fast: test-database test-engine
+test-fast: test-database test-engine test-js
 
 # Every test that talks to the database, but the browser journeys.
 test-database: $(VENV)/.installed-dev
@@ -60,13 +80,30 @@ test-engine: $(VENV)/.installed-dev
 	$(PYTEST) $(XDIST) -m engine --cov=scorekeeper.engine --cov-branch \
 		--cov-report=term-missing:skip-covered --cov-fail-under=95
 
+# The phone's JavaScript (static/js/offline/) under node's own test runner: its logic without a
+# browser, in a second; tests/js/*.test.mjs, which static/ never serves.
+test-js: $(JS_TOOLS)
+ifeq ($(HAVE_NODE),yes)
+	node --test tests/js/
+else
+	$(without_node)
+endif
+
 # The journeys in Chromium (skipped without it, unless E2E_REQUIRED=1).
 test-browser: $(VENV)/.installed-dev
 	$(PYTEST) -p no:xdist -m browser
 
-lint: $(VENV)/.installed-dev
+lint: $(VENV)/.installed-dev lint-js
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# static/js/ and tests/js/, by eslint.config.js (static/vendor/ is left to its own projects).
+lint-js: $(JS_TOOLS)
+ifeq ($(HAVE_NODE),yes)
+	node_modules/.bin/eslint
+else
+	$(without_node)
+endif
 
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
@@ -97,15 +134,19 @@ vendor-axe:
 	rm -rf .vendor-tmp
 
 # Pyodide runs the engine on the phone for scoring offline (a Web Worker loads it after the first
-# game page). Only what the runtime loads is kept: no console pages, types or source maps. The
-# npm package ships no LICENSE file; its package.json says MPL-2.0, whose text axe-core ships.
-PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json
+# game page). Only what the runtime loads is kept: no console pages, types or source maps, and
+# of the standard library (python_stdlib.zip) only the modules in tools/stdlib_kept.txt, which
+# tools/trim_stdlib.py keeps (2.5 MB to 0.8 MB). The npm package ships no LICENSE file; its
+# package.json says MPL-2.0, whose text axe-core ships.
+PYODIDE_FILES := pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm pyodide-lock.json
 vendor-pyodide:
 	rm -rf .vendor-tmp && mkdir .vendor-tmp
 	cd .vendor-tmp && npm pack --silent pyodide@$(PYODIDE_VERSION) && tar xzf pyodide-$(PYODIDE_VERSION).tgz
 	grep -q '"license": "MPL-2.0"' .vendor-tmp/package/package.json
 	rm -rf static/vendor/pyodide && mkdir -p static/vendor/pyodide
 	cd .vendor-tmp/package && cp $(PYODIDE_FILES) ../../static/vendor/pyodide/
+	$(PYTHON) tools/trim_stdlib.py .vendor-tmp/package/python_stdlib.zip \
+		static/vendor/pyodide/python_stdlib.zip
 	cp static/vendor/axe-core/LICENSE static/vendor/pyodide/LICENSE
 	echo "pyodide $(PYODIDE_VERSION) (npm registry), Mozilla Public License 2.0: see LICENSE. Refresh with make vendor-pyodide; static/js/engine-worker.js loads it to score offline." > static/vendor/pyodide/VERSION
 	rm -rf .vendor-tmp

@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The start pages give a phone the id its rights to score are kept under.
     "scorekeeper.access.PhoneIdMiddleware",
+    # Whose pages these are, for the service worker's kept copies (after the session's id).
+    "scorekeeper.offline.owner.offline_owner",
     "config.middleware.private_when_signed_in",
     "config.middleware.ForbiddenInOneLine",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -7,6 +7,7 @@ precaches changes, the engine packed for the browser included.
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -20,8 +21,10 @@ from scorekeeper.offline import pack
 THEME_COLOR = "#0b5d3b"
 BACKGROUND_COLOR = "#fdfdfb"
 
-# Precached in shell-<version>, with every script in static/js/ but the worker itself: the
-# offline runtime's modules (offline.js, engine.js, engine-worker.js, ...) as they come.
+# Precached in shell-<version>, with every script under static/js/ but the worker itself, its
+# folders' included: the offline runtime's modules (offline.js and the offline/ modules it
+# imports, engine.js, engine-worker.js, ...) as they come, so that a page opened offline can load
+# every module it imports.
 SHELL_STATIC = [
     "css/app.css",
     "vendor/htmx/htmx.min.js",
@@ -36,9 +39,27 @@ SHELL_TEMPLATES = ["offline.html", "base.html"]
 PYODIDE_FOLDER = "vendor/pyodide"
 # Files of the vendored Pyodide the browser never fetches.
 PYODIDE_PAPERS = {"LICENSE", "VERSION", "README.md"}
-# Files that name the vendored Pyodide's version: a new Pyodide empties the runtime cache.
-PYODIDE_MARKERS = ["vendor/pyodide/pyodide-lock.json", "vendor/pyodide/package.json"]
+# Files that name the vendored Pyodide's version: a new Pyodide empties the runtime cache. The
+# standard library is trimmed to what the engine needs (tools/trim_stdlib.py), so a new list of
+# kept modules is a new Pyodide too: a phone must never keep an old trim the engine outgrew.
+PYODIDE_MARKERS = [
+    "vendor/pyodide/pyodide-lock.json",
+    "vendor/pyodide/package.json",
+    "vendor/pyodide/python_stdlib.zip",
+]
 WORKER_SOURCE = "js/sw.js"
+
+# The pages the worker keeps for offline use, by URL name, with the arguments each takes: home,
+# the start pages, a game and its round form. Nothing else is kept (accounts, leagues, admin).
+KEPT_PAGES = {
+    "home": (),
+    "rules_picker": (),
+    "game_new": ("preset",),
+    "game_detail": ("public_id",),
+    "round_new": ("public_id",),
+}
+# Stands for an argument while an address is made; every kept page's arguments are slugs or ids.
+_SLOT = "SLOT0placeholder"
 
 ICONS = [
     {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png", "purpose": "any"},
@@ -76,9 +97,9 @@ def shell_static() -> list[str]:
     """The static files precached in the shell, by their names under static/."""
     # finders.find finds folders too: every static js/ folder, the project's first.
     scripts = {
-        f"js/{path.name}"
+        f"js/{path.relative_to(folder).as_posix()}"
         for folder in finders.find("js", find_all=True)
-        for path in Path(folder).glob("*.js")
+        for path in Path(folder).rglob("*.js")
     } - {WORKER_SOURCE}
     return [name for name in SHELL_STATIC if _static_file(name)] + sorted(scripts)
 
@@ -126,6 +147,17 @@ def shell_version() -> str:
     return digest.hexdigest()[:12]
 
 
+def kept_page_patterns() -> list[str]:
+    """A regular expression (in the syntax JavaScript shares) for the path of each page the
+    worker keeps, made from the URL map, so that the worker never holds a copy of it."""
+    patterns = []
+    for name, arguments in KEPT_PAGES.items():
+        path = reverse(name, kwargs=dict.fromkeys(arguments, _SLOT))
+        parts = [re.escape(part) for part in path.split(_SLOT)]
+        patterns.append("^" + r"[\w-]+".join(parts) + "$")
+    return patterns
+
+
 def worker_config() -> dict:
     """What sw.js reads from self.SHELL: its version, what to precache, which URLs go where."""
     assets = shell_assets()
@@ -139,6 +171,7 @@ def worker_config() -> dict:
         "engine": engine_url(),
         "runtime": pyodide_version(),
         "runtimeFiles": runtime_files(),
+        "pages": kept_page_patterns(),
     }
 
 

@@ -51,7 +51,7 @@ document.addEventListener("click", async (event) => {
     try {
       await navigator.clipboard.writeText(url);
       shareStatus(key, "Copied");
-    } catch (error) {
+    } catch {
       shareStatus(key, "Could not copy: press and hold the address to copy it.");
     }
     return;

@@ -5,8 +5,11 @@
 // Caches:
 //   shell-<version>  precached at install: /offline/, the manifest, CSS, JS, htmx, icons.
 //   runtime          Pyodide and the engine zip, cache-first, kept when first fetched.
-//   pages            the pages a phone needs to score offline, network-first.
-// IndexedDB (the rounds waiting to be sent) belongs to the pages; this worker never touches it.
+//   pages            the pages a phone needs to score offline, network-first, kept without
+//                    their one-time messages.
+//   owner            whose pages and offline database these are (the X-Offline-Owner header).
+// IndexedDB (the games and rounds kept for offline play) belongs to the pages; this worker only
+// deletes it, with the kept pages, when their owner changes.
 
 const SHELL = self.SHELL || { version: "dev", precache: [], assets: {}, static: "/static/" };
 const SHELL_CACHE = `shell-${SHELL.version}`;
@@ -15,31 +18,79 @@ const PAGES_CACHE = "pages";
 // The runtime cache's own record of which Pyodide it holds: a new Pyodide empties it.
 const RUNTIME_MARKER = "/sw/runtime-version";
 
-// Pages kept for offline use: home, the start pages, a game and its round form.
-const PAGES = [
-  /^\/$/,
-  /^\/games\/new\/([\w-]+\/)?$/,
-  /^\/g\/[\w-]+\/$/,
-  /^\/g\/[\w-]+\/rounds\/new\/$/,
-];
-// Never kept, whatever the patterns above say: accounts, admin, the leagues' organiser pages.
-const NEVER = [/^\/accounts\//, /^\/admin\//, /^\/leagues\//, /\.json$/];
+// Pages kept for offline use (home, the start pages, a game and its round form), as patterns
+// the server makes from its own URL map (scorekeeper/offline/shell.py, KEPT_PAGES).
+const PAGES = (SHELL.pages || []).map((pattern) => new RegExp(pattern));
+// Whose pages these are: the server names the account or anonymous phone of every page it
+// sends in this header (scorekeeper/offline/owner.py); when it changes, what was kept goes.
+const OWNER_HEADER = "X-Offline-Owner";
+const OWNER_CACHE = "owner";
+const OWNER_MARKER = "/sw/owner";
+const OFFLINE_DATABASE = "scorekeeper-offline";
+// A page that has not answered in this long is shown from what this phone kept, if it kept it.
+const PATIENCE_MS = 4000;
+// The page's one-time messages ("Round 3 saved."), between these marks in base.html, are never
+// kept: a kept page shown again later would say them again.
+const ONCE = /<!--once-->[\s\S]*?<!--\/once-->/g;
 
 function isPage(path) {
-  return PAGES.some((pattern) => pattern.test(path)) && !NEVER.some((pattern) => pattern.test(path));
+  return PAGES.some((pattern) => pattern.test(path));
 }
 
 function isRuntime(path) {
   return path.startsWith(`${SHELL.static}vendor/pyodide/`) || /^\/offline\/engine-[\w-]+\.zip$/.test(path);
 }
 
-// A page is kept under its path alone: a query string never makes a second copy.
+// A page is kept under its whole address, and only when it has no query string: the kept copy
+// never carries values a link put in the address (a crafted start page, say).
 function pageKey(url) {
-  return new URL(url.pathname, self.location.origin).href;
+  return new URL(url.pathname + url.search, self.location.origin).href;
 }
 
 function keepable(response) {
   return response.ok && response.type === "basic";
+}
+
+function keepablePage(url, response) {
+  return !url.search && isPage(url.pathname) && keepable(response);
+}
+
+// What is kept of a page: its text without the one-time messages, with its own headers.
+async function pageCopy(response) {
+  const text = (await response.text()).replace(ONCE, "");
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+// The phone and account a page from the server was made for, as "<phone>.<account>" (hashes,
+// empty for none). When the phone's id the kept pages belong to has changed (signed out, the
+// session expired) or their account has (signed out, another account), the kept pages and the
+// offline database go before anything of the new owner is kept. Signing in keeps the phone's id.
+function ownerChanged(held, owner) {
+  const [heldPhone, heldUser] = held.split(".");
+  const [phone, user] = owner.split(".");
+  return Boolean((heldPhone && heldPhone !== phone) || (heldUser && heldUser !== user));
+}
+
+async function checkOwner(response) {
+  const owner = response.headers.get(OWNER_HEADER);
+  if (owner === null) return;
+  const cache = await caches.open(OWNER_CACHE);
+  const marker = await cache.match(OWNER_MARKER);
+  const held = marker ? await marker.text() : null;
+  if (held === owner) return;
+  if (held !== null && ownerChanged(held, owner)) await forgetPrivate();
+  await cache.put(OWNER_MARKER, new Response(owner));
+}
+
+async function forgetPrivate() {
+  await caches.delete(PAGES_CACHE);
+  await new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(OFFLINE_DATABASE);
+    // Pages holding it open are asked to close it (offline.js does on "versionchange").
+    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+  });
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  for (const client of windows) client.postMessage({ type: "forgotten" });
 }
 
 self.addEventListener("install", (event) => {
@@ -71,12 +122,11 @@ self.addEventListener("activate", (event) => {
     // A game page that installed the worker loaded before it: keep it now, so that a game
     // opened once online can be reopened offline. Other pages wait for their next visit, so a
     // first look at the home page costs the server nothing more.
-    const cache = await caches.open(PAGES_CACHE);
     for (const client of windows) {
       const url = new URL(client.url);
       if (url.origin === self.location.origin && url.pathname.startsWith("/g/")
           && isPage(url.pathname)) {
-        await keepPage(cache, url.href).catch(() => false);
+        await keepPage(url.href).catch(() => false);
       }
     }
   })());
@@ -103,14 +153,16 @@ async function pruneRuntime() {
 async function refreshPages() {
   const cache = await caches.open(PAGES_CACHE);
   for (const request of await cache.keys()) {
-    await keepPage(cache, request.url).catch(() => null);
+    await keepPage(request.url).catch(() => null);
   }
 }
 
-async function keepPage(cache, url) {
-  const response = await fetch(url, { credentials: "same-origin", cache: "no-cache" });
-  if (!keepable(response)) return false;
-  await cache.put(pageKey(new URL(url)), response);
+async function keepPage(url) {
+  const address = new URL(url);
+  const response = await fetch(address.href, { credentials: "same-origin", cache: "no-cache" });
+  await checkOwner(response);
+  if (!keepablePage(address, response)) return false;
+  await (await caches.open(PAGES_CACHE)).put(pageKey(address), await pageCopy(response));
   return true;
 }
 
@@ -118,10 +170,6 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  // Signing out leaves nothing of that account's pages on a shared phone.
-  if (request.method === "POST" && url.pathname === "/accounts/logout/") {
-    event.waitUntil(caches.delete(PAGES_CACHE));
-  }
   // POSTs and other writes always go to the server, and are never kept.
   if (request.method !== "GET") return;
   if (request.mode === "navigate") {
@@ -134,26 +182,42 @@ self.addEventListener("fetch", (event) => {
   // Anything else (htmx's partial pages, the state checks, JSON) goes to the network as usual.
 });
 
-// Network first, so that an online phone always sees the server's page; offline, the page as
-// it was last seen, else the offline shell, whose script shows what this phone keeps.
+// Network first, so that an online phone always sees the server's page; offline, or when the
+// server has not answered within PATIENCE_MS, the page as it was last seen, else the offline
+// shell, whose script shows what this phone keeps.
 async function navigation(event, url) {
-  const keep = isPage(url.pathname);
-  try {
-    const response = await fetch(event.request);
-    if (keep && keepable(response)) {
-      const copy = response.clone();
-      event.waitUntil(caches.open(PAGES_CACHE).then((cache) => cache.put(pageKey(url), copy)));
+  const kept = isPage(url.pathname) ? keptPage(url) : Promise.resolve(undefined);
+  const fresh = fetch(event.request).then(async (response) => {
+    await checkOwner(response);
+    if (keepablePage(url, response)) {
+      const copy = await pageCopy(response.clone());
+      await (await caches.open(PAGES_CACHE)).put(pageKey(url), copy);
     }
     return response;
+  });
+  // The copy is brought up to date even when the kept one was shown.
+  event.waitUntil(fresh.catch(() => null));
+  const slow = new Promise((resolve) => setTimeout(resolve, PATIENCE_MS)).then(async () => {
+    const copy = await kept;
+    // Nothing kept: wait for the server as long as it takes.
+    return copy || fresh;
+  });
+  try {
+    return await Promise.race([fresh, slow]);
   } catch (error) {
-    if (keep) {
-      const kept = await caches.match(pageKey(url), { cacheName: PAGES_CACHE });
-      if (kept) return kept;
-    }
+    const copy = await kept;
+    if (copy) return copy;
     const shell = await caches.match(SHELL.offline, { cacheName: SHELL_CACHE });
     if (shell) return shell;
     throw error;
   }
+}
+
+// The kept copy of a page: of its own address, else (a link with a query string, such as the round
+// form's ?edit=, read by the page's script) of its address without the query string.
+async function keptPage(url) {
+  const cache = await caches.open(PAGES_CACHE);
+  return (await cache.match(pageKey(url))) || (await cache.match(new URL(url.pathname, url.origin).href));
 }
 
 async function runtimeFile(request) {
@@ -231,13 +295,12 @@ async function cacheRuntime() {
 }
 
 async function cachePages(urls) {
-  const cache = await caches.open(PAGES_CACHE);
   const cached = [];
   const refused = [];
   for (const raw of urls) {
     const url = new URL(raw, self.location.origin);
     const ok = url.origin === self.location.origin && isPage(url.pathname)
-      && (await keepPage(cache, url.href).catch(() => false));
+      && (await keepPage(url.href).catch(() => false));
     (ok ? cached : refused).push(url.pathname);
   }
   return { type: "pages-cached", cached, refused };

@@ -133,7 +133,12 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
     # The page that installed the worker is kept at once.
     game_page = f"/g/{game.public_id}/"
     assert kept(page, "pages", [game_page]) == [game_page]
-    assert sorted(page.evaluate("caches.keys()")) == ["pages", "runtime", f"shell-{version}"]
+    assert sorted(page.evaluate("caches.keys()")) == [
+        "owner",
+        "pages",
+        "runtime",
+        f"shell-{version}",
+    ]
     assert cache_keys(page, f"shell-{version}") == sorted(
         [
             "/offline/",
@@ -148,7 +153,11 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
         ]
         # Every script of static/js/ but the worker: app.js, register-sw.js, and the offline
         # runtime's as they come.
-        + [f"/static/js/{path.name}" for path in SCRIPTS.glob("*.js") if path.name != "sw.js"]
+        + [
+            f"/static/js/{path.relative_to(SCRIPTS).as_posix()}"
+            for path in SCRIPTS.rglob("*.js")
+            if path.name != "sw.js"
+        ]
     )
 
     page.goto(f"{live_server.url}/g/{game.public_id}/rounds/new/")
@@ -305,7 +314,7 @@ def test_an_update_replaces_the_old_shell_and_leaves_indexeddb_alone(
     assert new != old
     assert update_worker(page) == new
 
-    assert sorted(page.evaluate("caches.keys()")) == ["pages", "runtime", f"shell-{new}"]
+    assert sorted(page.evaluate("caches.keys()")) == ["owner", "pages", "runtime", f"shell-{new}"]
     assert page.evaluate("offlineShell.version()") == new
     assert page.evaluate(IDB_READ) == [{"key": "k1", "number": 4, "entry": [{"melded_points": 50}]}]
     # The old engine goes; Pyodide, unchanged, stays.

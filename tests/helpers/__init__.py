@@ -15,7 +15,7 @@ another, nor a conftest (tests/test_test_layout.py checks).
 - pdfs: a PDF download, its file name and its text; qrcodes: QR codes read back.
 - races: threads released together, phones and their answers, locks held.
 - offline_games: games as a phone keeps them offline; offline_sync: the sync API as a phone
-  calls it.
+  calls it; phone_runtime: the phone's engine run in Pyodide under node, beside CPython's.
 - app_servers: gunicorn processes on a database of their own.
 - imports: what a module imports, read with ast.
 - journeys, browser, offline_browser: the browser tests' screenshots and axe-core checks,

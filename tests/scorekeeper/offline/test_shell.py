@@ -36,7 +36,9 @@ def test_the_service_worker_is_served_at_the_root_uncached_with_its_config_first
     assert config["manifest"] == "/manifest.webmanifest"
     assert config["static"] == "/static/"
     scripts = sorted(
-        f"/static/js/{path.name}" for path in (STATIC / "js").glob("*.js") if path.name != "sw.js"
+        f"/static/js/{path.relative_to(STATIC / 'js').as_posix()}"
+        for path in (STATIC / "js").rglob("*.js")
+        if path.name != "sw.js"
     )
     assert config["precache"] == [
         "/offline/",
@@ -50,7 +52,32 @@ def test_the_service_worker_is_served_at_the_root_uncached_with_its_config_first
         "/static/icons/apple-touch-icon.png",
         *scripts,
     ]
-    assert {"/static/js/app.js", "/static/js/register-sw.js"} <= set(scripts)
+    assert {"/static/js/app.js", "/static/js/register-sw.js", "/static/js/offline/store.js"} <= set(
+        scripts
+    )
+
+
+def imported_modules(name: str) -> set[str]:
+    """The scripts under static/ that static/<name> imports, and those they import, by name."""
+    found, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        source = (STATIC / current).read_text()
+        for target in re.findall(r'(?:\bfrom|\bimport)\s*\(?\s*"([^"]+)"', source):
+            path = (STATIC / current).parent / target
+            imported = path.resolve().relative_to(STATIC.resolve()).as_posix()
+            if imported not in found:
+                found.add(imported)
+                todo.append(imported)
+    return found
+
+
+def test_every_module_the_offline_pages_import_is_precached(client):
+    config, _ = served_config(client)
+    modules = imported_modules("js/offline.js")
+
+    assert {"js/offline/store.js", "js/offline/sync.js", "js/engine.js"} <= modules
+    assert {f"/static/{name}" for name in modules} <= set(config["precache"])
 
 
 def test_the_service_worker_refuses_a_post(client):
@@ -91,6 +118,23 @@ def test_a_new_script_is_precached_with_the_shell(client, tmp_path):
 
     assert "/static/js/offline.js" in with_it["precache"]
     assert "/static/js/offline.js" not in without_it["precache"]
+
+
+def test_a_new_module_in_a_folder_of_static_js_is_precached_with_the_shell(client, tmp_path):
+    copy = tmp_path / "static"
+    shutil.copytree(STATIC, copy)
+    (copy / "js" / "offline" / "new-part.js").write_text("export const part = 1;\n")
+    (copy / "js" / "deeper" / "still").mkdir(parents=True)
+    (copy / "js" / "deeper" / "still" / "module.js").write_text("export {};\n")
+    with override_settings(STATICFILES_DIRS=[copy]):
+        with_them, _ = served_config(client)
+        (copy / "js" / "offline" / "new-part.js").write_text("export const part = 2;\n")
+        changed, _ = served_config(client)
+
+    assert {"/static/js/offline/new-part.js", "/static/js/deeper/still/module.js"} <= set(
+        with_them["precache"]
+    )
+    assert changed["version"] != with_them["version"]
 
 
 def test_the_manifest_is_served_as_a_web_app_manifest_with_icons_that_exist(client):
@@ -158,3 +202,9 @@ def test_with_hashed_static_files_the_worker_precaches_the_names_pages_load(
     assert hashed in config["precache"]
     assert config["assets"]["/static/css/app.css"] == hashed
     assert "/static/css/app.css" not in config["precache"]
+    # A module in a folder of js/ too: the pages import it by its plain name, relative to the
+    # hashed offline.js, which the worker answers offline through `assets`.
+    module = static("js/offline/store.js")
+    assert re.fullmatch(r"/static/js/offline/store\.[0-9a-f]{12}\.js", module)
+    assert config["assets"]["/static/js/offline/store.js"] == module
+    assert module in config["precache"]

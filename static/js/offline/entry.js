@@ -1,0 +1,220 @@
+// Round entry with no server to answer: the server's round form (from the phone's cache) or one
+// drawn here from the engine, its breakdown worked out by the engine as the player types, its
+// errors placed as the server places them, and the round saved on the phone to be sent later.
+
+import { db } from "./store.js";
+import {
+  dealerHtml,
+  errorHtml,
+  formWaitHtml,
+  gameOverHtml,
+  gameUrl,
+  previewHtml,
+  roundFormHtml,
+  summaryHtml,
+} from "./render.js";
+import { afterRedraw, compute, warmWhenIdle } from "./page.js";
+import { FLASH, gameState, keepForOffline, nextNumber, shellGame } from "./game.js";
+
+/** A form's fields as the engine takes them, from its (name, value) pairs (a FormData): text
+ *  values only, without the CSRF token, with the round's number. */
+export function fieldsOf(pairs, number) {
+  const fields = {};
+  for (const [name, value] of pairs) {
+    if (name !== "csrfmiddlewaretoken" && typeof value === "string") fields[name] = value;
+  }
+  fields.round_number = String(number);
+  return fields;
+}
+
+export const formFields = (form, number) => fieldsOf(new FormData(form), number);
+
+/** Put fields kept by formFields back into the form's elements, as they were typed. */
+export function fillForm(form, fields) {
+  for (const element of form.elements) {
+    if (!element.name || ["csrfmiddlewaretoken", "round_number"].includes(element.name)) continue;
+    const value = fields[element.name];
+    if (element.type === "radio") element.checked = value === element.value;
+    else if (element.type === "checkbox") element.checked = value !== undefined;
+    else if (element.tagName !== "BUTTON") element.value = value ?? "";
+  }
+}
+
+/** Where the error of field `key` goes, as the server places them: the most specific slot there
+ *  is (s0-melded-3, else s0-melded, else s0), else the form's own. `has(key)` says whether the
+ *  form has a slot err-<key>. Answers the field it settled on, whose input is marked, and the
+ *  slot's key, null when the form has no slot for it at all. */
+export function errorSlot(key, has) {
+  let field = key || "__all__";
+  while (!has(field) && field.includes("-")) field = field.slice(0, field.lastIndexOf("-"));
+  const slot = has(field) ? field : has("__all__") ? "__all__" : null;
+  return { field, slot };
+}
+
+function clearErrors(root) {
+  root.querySelectorAll(".errors[id^='err-']").forEach((slot) => (slot.innerHTML = ""));
+  root.querySelectorAll("[aria-invalid='true']").forEach((input) => input.removeAttribute("aria-invalid"));
+}
+
+/** Each error beside its field, as the server places them. */
+export function placeErrors(root, errors) {
+  clearErrors(root);
+  const slotOf = (k) => root.querySelector(`#err-${CSS.escape(k)}`);
+  for (const error of errors) {
+    const { field, slot } = errorSlot(error.key, (k) => Boolean(slotOf(k)));
+    if (!slot) continue;
+    slotOf(slot).insertAdjacentHTML("beforeend", errorHtml(error.message).text);
+    const input = root.querySelector(`#${CSS.escape(field)}`);
+    if (input && input.tagName === "INPUT") input.setAttribute("aria-invalid", "true");
+  }
+}
+
+/** Take over a round form while the server cannot answer it: offline, with rounds waiting on the
+ *  phone (the server's preview would be for the wrong round), or editing a round kept here. */
+export function roundEntry(form, id) {
+  let number = Number(form.querySelector("input[name='round_number']").value);
+  let serverBroken = false;
+  let asked = 0;
+  const editKey = new URLSearchParams(location.search).get("edit");
+  const offline = async () => !navigator.onLine || serverBroken || (await db.waitingFor(id)).length > 0 || editKey;
+
+  const patch = async () => {
+    const { game, counted } = await gameState(id);
+    if (!game) {
+      form.querySelector("#preview").outerHTML = previewHtml(null, number, "This game is not kept on this phone: open its page once with a connection to score it offline.").text;
+      return null;
+    }
+    const editing = editKey && (await db.waitingFor(id)).find((r) => r.key === editKey);
+    const shown = (n) => {
+      number = editing ? editing.number : n;
+      form.querySelector("input[name='round_number']").value = String(number);
+      const heading = document.querySelector("[data-offline-part='heading']");
+      if (heading) heading.textContent = `Round ${number}`;
+      const save = form.querySelector(".save-bar button[type='submit']");
+      if (save) save.textContent = `Save round ${number}`;
+    };
+    // The number at once, from what the phone keeps; the engine's answer (which knows whether
+    // the game is over) may take a few seconds while its runtime starts.
+    shown(nextNumber(game.snapshot, counted));
+    const view = await compute("game_view", game.snapshot, counted.filter((r) => r.key !== editKey));
+    if (view.finished && !editing) {
+      // A round kept on this phone ended the game: there is no next round to enter.
+      for (const field of form.elements) field.disabled = true;
+      form.querySelector("#preview").outerHTML = previewHtml(null, number, "The game is over with the rounds kept on this phone: go back to the game to see who won.").text;
+      return null;
+    }
+    shown(view.next_round);
+    const dealer = document.querySelector("[data-offline-part='dealer']");
+    if (dealer) dealer.innerHTML = dealerHtml(view).text;
+    return { game, counted: counted.filter((r) => r.key !== editKey) };
+  };
+
+  const preview = async () => {
+    const ask = ++asked;
+    const state = await patch();
+    if (!state) return null;
+    const result = await compute("round_preview", state.game.snapshot, state.counted, formFields(form, number));
+    // A later change answered first: this answer is out of date.
+    if (ask !== asked) return null;
+    form.querySelector("#preview").outerHTML = previewHtml(result, number).text;
+    placeErrors(form, result.errors);
+    const summary = form.querySelector("#save-summary");
+    if (summary) summary.innerHTML = summaryHtml(result, number).text;
+    return result;
+  };
+  const previewSafely = () =>
+    preview().catch((error) => {
+      form.querySelector("#preview").outerHTML = previewHtml(null, number, `The scorer on this phone failed: ${error.message || error}`).text;
+    });
+
+  let timer = null;
+  const onChange = async () => {
+    if (!(await offline())) return;
+    clearTimeout(timer);
+    timer = setTimeout(previewSafely, 120);
+  };
+  form.addEventListener("input", onChange);
+  form.addEventListener("change", onChange);
+
+  // Offline the server's preview cannot come: the phone's engine answers instead.
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    if (!form.contains(event.detail.elt)) return;
+    // With rounds waiting on the phone the server's preview would be for the wrong round.
+    if (offlineNow()) event.preventDefault();
+  });
+  document.body.addEventListener("htmx:sendError", (event) => {
+    if (!form.contains(event.detail.elt)) return;
+    serverBroken = true;
+    previewSafely();
+  });
+
+  form.addEventListener("submit", async (event) => {
+    // Decided before any await: the browser sends the form as soon as this handler yields.
+    if (!offlineNow()) return;
+    event.preventDefault();
+    const button = form.querySelector("button[type='submit']");
+    button.disabled = true;
+    try {
+      const result = await preview();
+      if (!result || !result.ok) return;
+      const old = editKey && (await db.waitingFor(id)).find((r) => r.key === editKey);
+      await db.waitingPut({
+        key: old ? old.key : crypto.randomUUID(),
+        game: id,
+        number: result.number ?? number,
+        ended_by: result.ended_by,
+        entry: result.entry,
+        place: old ? old.place || "exact" : "exact",
+        version: old ? old.version : null,
+        state: "waiting",
+        error: "",
+        theirs: null,
+        saved: old ? old.saved : Date.now(),
+        // As typed, so that Edit opens the form as it was.
+        fields: formFields(form, number),
+      });
+      sessionStorage.setItem(FLASH, `Round ${result.number ?? number} saved on this phone, not sent yet.`);
+      location.assign(gameUrl(id));
+    } catch (error) {
+      form.querySelector("#preview").outerHTML = previewHtml(null, number, `Not saved: ${error.message || error}`).text;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  // The submit handler must decide before the browser sends the form, so it cannot wait for
+  // IndexedDB: what it needs is read now and kept up to date.
+  let waitingHere = 0;
+  const offlineNow = () => !navigator.onLine || serverBroken || waitingHere > 0 || Boolean(editKey);
+  const count = async () => {
+    waitingHere = (await db.waitingFor(id)).length;
+  };
+  count();
+  afterRedraw(count);
+
+  if (navigator.onLine && form.hasAttribute("data-watch")) keepForOffline(id);
+  else warmWhenIdle();
+  if (editKey) {
+    db.waitingFor(id).then((rounds) => {
+      const old = rounds.find((r) => r.key === editKey);
+      if (old && old.fields) fillForm(form, old.fields);
+      previewSafely();
+    });
+  } else {
+    offline().then((yes) => yes && previewSafely());
+  }
+  window.addEventListener("offline", previewSafely);
+}
+
+/** The offline shell's round form of a game kept on this phone, drawn from the engine. */
+export async function shellRoundForm(main, id) {
+  const { game, counted } = await gameState(id);
+  if (!game) return shellGame(main, id);
+  main.innerHTML = formWaitHtml(nextNumber(game.snapshot, counted)).text;
+  const made = await compute("round_form", game.snapshot, counted);
+  if (made.finished) {
+    main.innerHTML = gameOverHtml(id).text;
+    return;
+  }
+  main.innerHTML = roundFormHtml(id, made).text;
+  roundEntry(main.querySelector("form.round-form"), id);
+}
