@@ -1,5 +1,6 @@
 """A game as a phone scores it offline: the game page, the round form and its live breakdown,
-and a game started with no connection.
+a round's breakdown at its place (each version of a round saved on two phones), and a game
+started with no connection.
 
 Plain Python with no Django import, packed with the engine for the browser (Pyodide in a Web
 Worker), so that the phone scores with the server's own code. Every function takes and returns
@@ -264,29 +265,78 @@ def round_preview(
     }
     if status is not None and not errors:
         scored = status.rounds[round_number - 1]
-        out["sides"] = [
-            {
-                "name": side.name,
-                "total": side.total,
-                "total_text": signed(side.total),
-                "lines": [
-                    {
-                        "label": line.label,
-                        "points": line.points,
-                        "points_text": signed(line.points),
-                        "count": line.count,
-                        "each": line.each,
-                        "count_text": ""
-                        if line.count is None
-                        else f"{number(line.count)} × {number(line.each or 0)}",
-                    }
-                    for line in side.lines
-                ],
-            }
-            for side in scored.result.sides
-        ]
+        out["sides"] = _breakdown(scored)
         out["totals_after"] = _totals(names, scored.totals)
     return out
+
+
+def _breakdown(scored: engine.GameRound) -> list[Json]:
+    """Each side's lines of a scored round, as the round pages show them: the label, the points
+    and, where the engine counts them, how many of how much ("2 × 500")."""
+    return [
+        {
+            "name": side.name,
+            "total": side.total,
+            "total_text": signed(side.total),
+            "lines": [
+                {
+                    "label": line.label,
+                    "points": line.points,
+                    "points_text": signed(line.points),
+                    "count": line.count,
+                    "each": line.each,
+                    "count_text": ""
+                    if line.count is None
+                    else f"{number(line.count)} × {number(line.each or 0)}",
+                }
+                for line in side.lines
+            ],
+        }
+        for side in scored.result.sides
+    ]
+
+
+def round_lines(
+    snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]], played: Mapping[str, Any]
+) -> Json:
+    """One round's breakdown at its place in the game, as the server's round page shows a stored
+    round: `played` ({"number", "ended_by", "entry"}) scored after the rounds before its number
+    (the stored ones, with the waiting ones in their places), whatever stands at its number or
+    after it. For a round saved on two phones, each phone's version of it. Each side's lines as
+    round_preview gives them and the totals after it; or, when the engine does not take it
+    there, its reasons in `errors` and no lines."""
+    names = list(snapshot["sides"])
+    round_number = int(played["number"])
+    before = [r for r in _rounds(snapshot, waiting) if int(r["number"]) < round_number]
+    out: Json = {
+        "ok": False,
+        "errors": [],
+        "number": round_number,
+        "ended_by": played.get("ended_by"),
+        "sides": [],
+        "totals_after": [],
+    }
+    if len(before) != round_number - 1:
+        message = f"The rounds before round {round_number} are not all on this phone."
+        out["errors"] = [{"key": "__all__", "message": message}]
+        return out
+    candidate = {
+        "number": round_number,
+        "ended_by": played.get("ended_by"),
+        "entry": played.get("entry") or [],
+    }
+    try:
+        status = _status(snapshot, [*before, candidate], finished=False)
+    except engine.RoundError as error:
+        out["errors"] = [{"key": "__all__", "message": item.message} for item in error.errors]
+        return out
+    scored = status.rounds[round_number - 1]
+    return {
+        **out,
+        "ok": True,
+        "sides": _breakdown(scored),
+        "totals_after": _totals(names, scored.totals),
+    }
 
 
 def start_game(preset: str, form: Mapping[str, str], game_id: str) -> Json:

@@ -163,11 +163,32 @@ if (document.readyState === "loading") {
     if (event.persisted) check();
   });
 
+  // Another phone saved the round this form is for: what was typed stays, and Save now saves it
+  // as the next round, which the notice says (the table may really have played another round);
+  // the game over, the form closes.
   document.body.addEventListener("game-changed", (event) => {
     const form = document.querySelector("form[data-round-new]");
     if (!form || event.detail.rounds < Number(form.dataset.roundNew)) return;
-    for (const field of form.elements) field.disabled = true;
     const notice = document.getElementById("round-taken");
+    const next = event.detail.rounds + 1;
+    if (event.detail.finished) {
+      for (const field of form.elements) field.disabled = true;
+    } else {
+      form.dataset.roundNew = String(next);
+      form.querySelector("input[name='round_number']").value = String(next);
+      const heading = document.querySelector("[data-offline-part='heading']");
+      if (heading) heading.textContent = `Round ${next}`;
+      const save = form.querySelector(".save-bar button[type='submit']");
+      if (save) save.textContent = `Save as round ${next}`;
+      notice.querySelector("[data-round-next]").textContent = String(next);
+      // Who deals and the opening melds were round N's: not said for the next one, rather than
+      // said wrong (the game page says them).
+      for (const stale of document.querySelectorAll("[data-offline-part='dealer'], form[data-round-new] .badge")) {
+        stale.hidden = true;
+      }
+      // The breakdown again, for the round it would now be.
+      if (window.htmx) window.htmx.trigger(form, "change");
+    }
     notice.hidden = false;
     notice.querySelector("a").focus();
   });

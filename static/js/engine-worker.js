@@ -10,7 +10,7 @@
 // Where things are: the worker's own query string (?engine=<zip URL>&index=<Pyodide folder>),
 // or `engine` and `index` in the first message.
 
-const PHONE_FUNCTIONS = new Set(["game_view", "round_preview", "start_game", "round_form"]);
+const PHONE_FUNCTIONS = new Set(["game_view", "round_preview", "start_game", "round_form", "round_lines"]);
 const EXTRACT_DIR = "/home/pyodide/packed";
 // Pyodide never settles when its WebAssembly is refused (a Content-Security-Policy, a broken
 // download): a load still going after this long is reported as failed, not waited on forever.

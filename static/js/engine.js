@@ -27,6 +27,13 @@ export const ready = new Promise((resolve, reject) => {
 });
 // Nobody may be waiting on it; a failure is still reported to every call.
 ready.catch(() => {});
+let loaded = false;
+ready.then(() => {
+  loaded = true;
+}, () => {});
+
+/** Whether the runtime has loaded on this page (and so answers at once). */
+export const isLoaded = () => loaded;
 
 function failAll(message) {
   for (const { reject } of pending.values()) reject(new Error(message));
@@ -68,6 +75,20 @@ function start() {
 export function call(fn, ...args) {
   start();
   return send(fn, args);
+}
+
+/** Whether the engine answers within `ms` (starting it if need be): true once its runtime has
+ *  loaded, false while it is still loading or when it cannot load (offline, never kept). A
+ *  round saved meanwhile is kept as typed and scored once it does (offline/kept.js). */
+export function readyWithin(ms) {
+  start();
+  return Promise.race([
+    send("ping", []).then(
+      () => true,
+      () => false,
+    ),
+    new Promise((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
 }
 
 /** Start loading the runtime once the page has loaded and the browser is idle; returns ready. */

@@ -7,18 +7,20 @@
 // This is the page's entry (base.html loads it as a module); the work is done by the modules of
 // offline/, each with one job: store.js (IndexedDB), sync.js (the server), status.js (the status
 // line), render.js (the HTML), game.js (the game page and the player's choices), entry.js (round
-// entry), start.js (a game started offline), page.js (redrawing, the engine). Their imports are
+// entry), start.js (a game started offline), page.js (redrawing, the engine), kept.js (rounds
+// saved before the engine loaded), swap.js (pages swapped in place offline). Their imports are
 // relative, so they resolve beside whatever name this file was served by (hashed in production),
 // and offline the service worker answers them from its precache (scorekeeper/offline/shell.py
 // precaches every script under static/js/).
 
 import { db } from "./offline/store.js";
 import { sending, showTrouble } from "./offline/status.js";
-import { refresh, warmWhenIdle } from "./offline/page.js";
+import { drawWith, refresh, warmWhenIdle } from "./offline/page.js";
 import { syncNow } from "./offline/sync.js";
 import { flash, gamePage, listenForChoices, shellElsewhere, shellGame, shellPage } from "./offline/game.js";
 import { roundEntry, shellRoundForm } from "./offline/entry.js";
 import { startPage } from "./offline/start.js";
+import { swapLinks } from "./offline/swap.js";
 
 // While rounds wait and nothing else moves, the phone tries again this often (ms).
 const PATIENCE = 60_000;
@@ -32,13 +34,14 @@ function shell(main) {
   return page.form ? shellRoundForm(main, page.id) : shellGame(main, page.id);
 }
 
-// ---- Every page: the status line, sending what waits, and whatever this page offers offline.
-function boot() {
+// ---- The page's own parts: what the page shown (loaded, or swapped in offline) offers.
+function bootPage() {
   const main = document.getElementById("offline-app");
   const game = document.querySelector("#main [data-offline-game]");
   const roundForm = document.querySelector("form.round-form[data-offline-game]");
   const start = document.querySelector("form[data-offline-preset]");
-  listenForChoices();
+  // Whatever the page before drew is not this page's to redraw.
+  drawWith(async () => {});
   if (main) {
     shell(main).catch(showTrouble);
     flash();
@@ -48,6 +51,13 @@ function boot() {
     else if (game) gamePage(game);
   }
   if (start) startPage(start);
+  refresh().catch(showTrouble);
+}
+
+// ---- Once a visit: the status line, sending what waits, and pages swapped in place offline.
+function boot() {
+  listenForChoices();
+  swapLinks(bootPage);
   // The service worker dropped what this phone kept for a former owner (sw.js, checkOwner).
   navigator.serviceWorker?.addEventListener("message", (event) => {
     if (event.data && event.data.type === "forgotten") refresh().catch(showTrouble);
@@ -57,7 +67,7 @@ function boot() {
   setInterval(async () => {
     if (!sending.failure && navigator.onLine && (await db.waitingFor()).length) syncNow();
   }, PATIENCE);
-  refresh().catch(showTrouble);
+  bootPage();
   syncNow().catch(showTrouble);
 }
 

@@ -172,7 +172,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   // POSTs and other writes always go to the server, and are never kept.
   if (request.method !== "GET") return;
-  if (request.mode === "navigate") {
+  // A page swapped in place offline (static/js/offline/swap.js) is asked for as a navigation.
+  if (request.mode === "navigate" || request.headers.get("X-Offline-Page")) {
     event.respondWith(navigation(event, url));
   } else if (isRuntime(url.pathname)) {
     event.respondWith(runtimeFile(request));

@@ -120,17 +120,23 @@ def test_a_round_saved_on_one_phone_shows_on_the_others_within_3_seconds(
     journey.check(ann, "game-after")
     docs_picture(ann, "live-game-after-360.png")
 
-    # The form for round 2 closes itself and says why; nothing typed can be saved.
+    # The form for round 2 says why it is no longer round 2's, keeps what was typed and offers to
+    # save it as round 3, with no error for fields nobody got wrong.
     notice = form.get_by_role("alert").filter(has_text="Round 2 was just saved on another phone")
     expect(notice).to_be_visible(timeout=LIVE_MS)
     expect(notice).to_have_text(
-        "Round 2 was just saved on another phone, so this form is closed. See round 2"
+        "Round 2 was just saved on another phone. What you typed is kept: if the table played "
+        "another round, save it as round 3; if not, see round 2."
     )
-    expect(form.get_by_role("button", name="Save round 2")).to_be_disabled()
-    expect(form.get_by_label("The stock ran out")).to_be_disabled()
+    expect(form.get_by_label("The stock ran out")).to_be_checked()
+    expect(form.get_by_label("The stock ran out")).to_be_enabled()
+    expect(form.get_by_role("heading", name="Round 3", level=1)).to_be_visible()
+    expect(form.get_by_role("button", name="Save as round 3")).to_be_enabled()
+    expect(form.locator("#preview")).to_contain_text("Totals after round 3", timeout=LIVE_MS)
+    expect(form.locator("[aria-invalid='true']")).to_have_count(0)
     journey.check(form, "round-form-closed")
     docs_picture(form, "live-round-form-closed-360.png")
-    form.get_by_role("link", name="See round 2").click()
+    form.get_by_role("link", name="see round 2").click()
     expect(form.get_by_role("heading", name="Round 2", level=1)).to_be_visible()
 
     # Round 1's breakdown follows too: Bob corrects it, the viewer sees the new points.

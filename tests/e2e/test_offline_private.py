@@ -63,7 +63,8 @@ def test_a_link_with_values_in_its_address_never_changes_the_kept_start_page(
     page.goto(f"{live_server.url}{start}?rule-going_out_bonus=9999")
     expect(bonus).to_have_value("9999")
     # The page with the crafted value is not kept, under its address or under the plain one.
-    assert kept(page, [f"/g/{game.public_id}/", start]) == sorted([f"/g/{game.public_id}/", start])
+    for_scoring = sorted([f"/g/{game.public_id}/", f"/g/{game.public_id}/rounds/new/", start])
+    assert kept(page, for_scoring) == for_scoring
     assert "9999" not in page.evaluate(KEPT_TEXT, start)
 
     go_offline(context)
@@ -148,7 +149,12 @@ def test_an_expired_session_leaves_nothing_of_the_phone_it_was(
 ):
     page = scoring_phone(context, live_server, game)
     kept_for_offline(page, game)
-    assert f"/g/{game.public_id}/" in kept(page, [f"/g/{game.public_id}/"])
+    for_scoring = [
+        f"/g/{game.public_id}/",
+        f"/g/{game.public_id}/rounds/new/",
+        "/games/new/baskets/",
+    ]
+    assert kept(page, for_scoring) == sorted(for_scoring)
 
     # The session ends on the server's side (expired, or its cookie lost): a new anonymous phone.
     context.clear_cookies(name="sessionid")
@@ -199,5 +205,11 @@ def test_signing_in_keeps_what_the_phone_kept_while_anonymous(
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("button", name="Sign out")).to_be_visible()
     opened_home(page, live_server)
-    assert f"/g/{game.public_id}/" in kept(page, [f"/g/{game.public_id}/", "/"])
+    everything = [
+        "/",
+        f"/g/{game.public_id}/",
+        f"/g/{game.public_id}/rounds/new/",
+        "/games/new/baskets/",
+    ]
+    assert kept(page, everything) == sorted(everything)
     assert page.evaluate(IDB_GAMES) == [game.public_id]

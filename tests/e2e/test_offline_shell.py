@@ -130,9 +130,11 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
     page = scoring_phone(context, live_server, game)
     version = controlled(page)
     assert version == shell.shell_version()
-    # The page that installed the worker is kept at once.
+    # The page that installed the worker is kept at once, and the game page keeps what scoring
+    # offline needs at once too: its round form and its rule set's start page.
     game_page = f"/g/{game.public_id}/"
-    assert kept(page, "pages", [game_page]) == [game_page]
+    for_scoring = sorted([game_page, f"{game_page}rounds/new/", "/games/new/baskets/"])
+    assert kept(page, "pages", for_scoring) == for_scoring
     assert sorted(page.evaluate("caches.keys()")) == [
         "owner",
         "pages",
@@ -166,7 +168,7 @@ def test_the_worker_precaches_the_shell_and_keeps_only_the_pages_for_scoring(
     page.goto(f"{live_server.url}/games/new/")
     page.goto(f"{live_server.url}/leagues/")
     assert page.goto(f"{live_server.url}/g/AAAAAAAAAAAAAAAAAAAAAA/").status == 404
-    scoring = [game_page, f"/g/{game.public_id}/rounds/new/", "/games/new/"]
+    scoring = [*for_scoring, "/games/new/"]
     assert kept(page, "pages", scoring) == sorted(scoring)
 
 
@@ -199,7 +201,10 @@ def test_offline_a_game_opened_online_reloads_from_the_phone_and_nothing_reaches
 ):
     page = scoring_phone(context, live_server, game)
     controlled(page)
-    assert kept(page, "pages", [f"/g/{game.public_id}/"]) == [f"/g/{game.public_id}/"]
+    for_scoring = sorted(
+        [f"/g/{game.public_id}/", f"/g/{game.public_id}/rounds/new/", "/games/new/baskets/"]
+    )
+    assert kept(page, "pages", for_scoring) == for_scoring
     before = server_requests.mark()
     page.reload()
     # Online, the worker asks the server first (the browser may also check /sw.js for updates;

@@ -4,7 +4,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
-import { countedWaiting, gameState, keptBoth, keptMine, nextNumber, shellPage } from "../../static/js/offline/game.js";
+import {
+  awaitsChoice,
+  bothVersions,
+  countedWaiting,
+  gameState,
+  holdWhileUnsettled,
+  keptBoth,
+  keptMine,
+  nextNumber,
+  shellPage,
+} from "../../static/js/offline/game.js";
 import { openStore } from "../../static/js/offline/store.js";
 
 const ENTRY = [{ melded_points: 50 }, { melded_points: 40 }];
@@ -86,4 +96,47 @@ test("the offline shell's addresses: a game, its round form, or anything else", 
   for (const other of ["/", "/g/abc", "/g/abc/rounds/", "/g/abc/rounds/3/", "/games/new/", "/g//"]) {
     assert.equal(shellPage(other), null, other);
   }
+});
+
+/** A game's [data-offline-game] element, as far as holdWhileUnsettled touches it. */
+function fakeRoot() {
+  const attributes = new Set();
+  return {
+    attributes,
+    toggleAttribute(name, force) {
+      if (force) attributes.add(name);
+      else attributes.delete(name);
+      return force;
+    },
+  };
+}
+
+test("a conflict or a refusal waits for the player's choice; rounds waiting to be sent do not", () => {
+  assert.equal(awaitsChoice([]), false);
+  assert.equal(awaitsChoice([round("a", 3), round("b", 4, { place: "replace" })]), false);
+  assert.equal(awaitsChoice([round("a", 3), round("b", 4, { state: "conflict" })]), true);
+  assert.equal(awaitsChoice([round("a", 3, { state: "refused" })]), true);
+});
+
+test("while a choice waits, the game's Enter, Delete and End controls are held back; once settled, shown", () => {
+  const root = fakeRoot();
+  holdWhileUnsettled(root, [round("a", 3, { state: "conflict" }), round("b", 4)]);
+  assert.deepEqual([...root.attributes], ["data-awaits-choice"]);
+  holdWhileUnsettled(root, [round("a", 3, { state: "waiting", place: "replace" })]);
+  assert.deepEqual([...root.attributes], []);
+  holdWhileUnsettled(root, [round("a", 3, { state: "refused" })]);
+  assert.deepEqual([...root.attributes], ["data-awaits-choice"]);
+  holdWhileUnsettled(root, []);
+  assert.deepEqual([...root.attributes], []);
+});
+
+test("the two versions of a round saved on two phones, as the engine scores each at its place", () => {
+  const theirs = { number: 3, ended_by: "going_out", entry: [{ went_out: true }, {}], key: null, version: "v3", scores: [] };
+  assert.deepEqual(bothVersions(round("a", 3, { state: "conflict", theirs })), [
+    { number: 3, ended_by: "stock_exhausted", entry: ENTRY },
+    { number: 3, ended_by: "going_out", entry: [{ went_out: true }, {}] },
+  ]);
+  // An answer that did not say the other round's number: it is at this round's.
+  const unnumbered = { ...theirs, number: undefined };
+  assert.equal(bothVersions(round("a", 3, { state: "conflict", theirs: unnumbered }))[1].number, 3);
 });

@@ -31,15 +31,18 @@ test("every module of offline play imports by relative address, within static/js
       "./offline/game.js",
       "./offline/entry.js",
       "./offline/start.js",
+      "./offline/swap.js",
     ],
-    "offline/entry.js": ["./store.js", "./render.js", "./page.js", "./game.js"],
-    "offline/game.js": ["./store.js", "./render.js", "./status.js", "./page.js", "./sync.js"],
+    "offline/entry.js": ["./store.js", "./render.js", "./page.js", "./game.js", "./kept.js", "./swap.js"],
+    "offline/game.js": ["./store.js", "./render.js", "./status.js", "./page.js", "./sync.js", "./kept.js", "./swap.js"],
+    "offline/kept.js": [],
     "offline/page.js": ["./status.js", "../engine.js"],
     "offline/render.js": [],
-    "offline/start.js": ["./store.js", "./render.js", "./page.js", "./game.js", "./entry.js"],
+    "offline/start.js": ["./store.js", "./render.js", "./page.js", "./game.js", "./entry.js", "./swap.js"],
     "offline/status.js": ["./store.js", "./render.js"],
     "offline/store.js": [],
-    "offline/sync.js": ["./store.js", "./render.js", "./status.js", "./page.js"],
+    "offline/swap.js": [],
+    "offline/sync.js": ["./store.js", "./render.js", "./status.js", "./page.js", "./kept.js"],
   });
   for (const [file, names] of Object.entries(imports)) {
     for (const name of names) {

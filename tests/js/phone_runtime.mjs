@@ -20,7 +20,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 // The worker's list, and its folder for the unpacked zip.
-const PHONE_FUNCTIONS = new Set(["game_view", "round_preview", "start_game", "round_form"]);
+const PHONE_FUNCTIONS = new Set(["game_view", "round_preview", "start_game", "round_form", "round_lines"]);
 const EXTRACT_DIR = "/home/pyodide/packed";
 
 const { values: options } = parseArgs({

@@ -19,9 +19,11 @@ import {
   roundFormHtml,
   scoresHtml,
   shellGameHtml,
+  sideLinesHtml,
   sideName,
   stateHtml,
   summaryHtml,
+  versionHtml,
 } from "../../static/js/offline/render.js";
 
 // What a player reads: the markup without its tags, its white space collapsed.
@@ -87,7 +89,8 @@ test("the state of a game under way: the next round, its dealer, the melds, Ente
     text(stateHtml(VIEW, "g1", true)),
     "Round 3 Bob &amp; Co deals. Ann needs 90 to open Bob &amp; Co needs 120 to open Ann needs 1,200 more Enter round 3",
   );
-  assert.match(stateHtml(VIEW, "g1", true).text, /<a class="button big" href="\/g\/g1\/rounds\/new\/">Enter round 3<\/a>/);
+  // Marked to be hidden while a round kept on the phone waits for the player's choice.
+  assert.match(stateHtml(VIEW, "g1", true).text, /<a class="button big" href="\/g\/g1\/rounds\/new\/" data-needs-settled>Enter round 3<\/a>/);
   assert.equal(text(stateHtml({ ...VIEW, to_win: [] }, "g1", false)), "Round 3 Bob &amp; Co deals. Ann needs 90 to open Bob &amp; Co needs 120 to open");
 });
 
@@ -138,14 +141,16 @@ test("a refused round: its reason, Edit and Discard, or the question once Discar
   const out = problemHtml(refused).text;
   assert.equal(
     text(out),
-    "Round 4 was not stored The game is over: nothing was added. It is still kept on this phone. Edit round 4 Discard round 4",
+    "Round 4 was not stored The game is over: nothing was added. It is still kept on this phone. Edit round 4 Discard round 4 " +
+      "The next round can be entered once this is settled.",
   );
   assert.match(out, /href="\/g\/g%201\/rounds\/new\/\?edit=k1">Edit round 4<\/a>/);
   assert.match(out, /data-offline-choice="discard" data-key="k1">Discard round 4</);
   assert.equal(
     text(problemHtml(refused, { asked: "discard" })),
     "Round 4 was not stored The game is over: nothing was added. It is still kept on this phone. " +
-      "Remove this phone's round 4? It cannot be brought back. Yes, remove this phone's round 4 No, go back",
+      "Remove this phone's round 4? It cannot be brought back. Yes, remove this phone's round 4 No, go back " +
+      "The next round can be entered once this is settled.",
   );
 });
 
@@ -154,34 +159,111 @@ test("a conflict with nothing stored at its number can only go on, or go", () =>
   assert.equal(
     text(problemHtml(conflict)),
     "Round 4 could not be stored at its number The game on the server no longer has the rounds before round 4. " +
-      "Add it as the next round Discard round 4",
+      "Add it as the next round Discard round 4 The next round can be entered once this is settled.",
   );
   assert.equal(
     text(problemHtml({ ...conflict, error: "Gone." })),
-    "Round 4 could not be stored at its number Gone. Add it as the next round Discard round 4",
+    "Round 4 could not be stored at its number Gone. Add it as the next round Discard round 4 " +
+      "The next round can be entered once this is settled.",
   );
 });
 
-test("a round saved on two phones shows both versions and the three choices", () => {
+// phone.py's round_lines for a round: each side's lines, with the engine's counts.
+const lineOf = (label, points_text, count_text = "") => ({ label, points_text, count_text });
+const MINE = {
+  ok: true,
+  errors: [],
+  sides: [
+    {
+      name: "Ann",
+      total_text: "+835",
+      lines: [lineOf("Wicker baskets", "+1,000", "2 × 500"), lineOf("Going out", "+250"), lineOf("Cards left in hand", "−415")],
+    },
+    { name: "Bob & Co", total_text: "+0", lines: [] },
+  ],
+  totals_after: [
+    { side: "Ann", total_text: "885" },
+    { side: "Bob & Co", total_text: "25" },
+  ],
+};
+const THEIRS = {
+  ok: true,
+  errors: [],
+  sides: [
+    { name: "Ann", total_text: "+50", lines: [lineOf("Cards melded", "+50")] },
+    { name: "Bob & Co", total_text: "+20", lines: [lineOf("Cards melded", "+20")] },
+  ],
+  totals_after: [
+    { side: "Ann", total_text: "100" },
+    { side: "Bob & Co", total_text: "45" },
+  ],
+};
+
+test("one side's lines are marked up as the round pages' breakdown, counts beside their labels", () => {
+  assert.equal(
+    sideLinesHtml(MINE.sides[0], MINE.totals_after[0]).text,
+    `<div class="breakdown">
+    <h4>Ann: <span class="round-total">+835</span> <span class="muted">(total 885)</span></h4>
+    <table class="lines"><tr><th scope="row">Wicker baskets <span class="muted">2 × 500</span></th><td>+1,000</td></tr>` +
+      `<tr><th scope="row">Going out</th><td>+250</td></tr><tr><th scope="row">Cards left in hand</th><td>−415</td></tr></table>
+  </div>`,
+  );
+  // Escaped, and a side with no lines says so as the round page does.
+  assert.equal(
+    sideLinesHtml({ name: "<b>Bob</b>", total_text: "+0", lines: [] }).text,
+    `<div class="breakdown">
+    <h4>&lt;b&gt;Bob&lt;/b&gt;: <span class="round-total">+0</span></h4>
+    <table class="lines"><tr><td>Nothing scored.</td></tr></table>
+  </div>`,
+  );
+});
+
+test("a version the engine does not score at its place gives the engine's reasons", () => {
+  const refused = { ok: false, errors: [{ key: "__all__", message: "Ann's melded points <7>." }], sides: [], totals_after: [] };
+  assert.equal(
+    versionHtml("The other phone's round 4", refused).text,
+    `<div class="version"><h3>The other phone&#39;s round 4</h3><p class="field-error">Ann&#39;s melded points &lt;7&gt;.</p></div>`,
+  );
+});
+
+test("a round saved on two phones shows both versions' lines and the three choices", () => {
   const conflict = {
     ...WAITING,
     state: "conflict",
-    theirs: { number: 4, version: "v2", scores: [{ side: 0, points_text: "+10" }, { side: 1, points_text: "+20" }] },
+    theirs: { number: 4, version: "v2", scores: [{ side: 0, points_text: "+50" }, { side: 1, points_text: "+20" }] },
   };
-  const mine = { sides: ["Ann", "Bob"], scores: [{ points_text: "+100" }, { points_text: "+40" }] };
+  const out = problemHtml(conflict, { mine: MINE, theirs: THEIRS }).text;
   assert.equal(
-    text(problemHtml(conflict, { mine })),
+    text(out),
     "Round 4 was saved on two phones Another phone stored round 4 while this one was offline. Which is right? " +
-      "This phone&#39;s round 4 Ann +100 Bob +40 The other phone&#39;s round 4 Ann +10 Bob +20 " +
+      "This phone&#39;s round 4 " +
+      "Ann: +835 (total 885) Wicker baskets 2 × 500 +1,000 Going out +250 Cards left in hand −415 " +
+      "Bob &amp; Co: +0 (total 25) Nothing scored. " +
+      "The other phone&#39;s round 4 " +
+      "Ann: +50 (total 100) Cards melded +50 Bob &amp; Co: +20 (total 45) Cards melded +20 " +
       "Keep this phone's round Keep the other phone's round Keep both " +
-      "Keep both when the table really played both rounds: this phone's becomes round 5.",
+      "Keep both when the table really played both rounds: this phone's becomes round 5. " +
+      "The next round can be entered once this is settled.",
   );
+  // Both versions side by side (stacked on a phone), each side's lines in a breakdown.
+  assert.match(out, /<div class="versions">\s*<div class="version"><h3>This phone&#39;s round 4<\/h3><div class="breakdown">/);
+  assert.equal((out.match(/<div class="breakdown">/g) || []).length, 4);
+  assert.match(out, /<p class="settle-first">The next round can be entered once this is settled.<\/p>\s*<\/section>$/);
   assert.equal(
-    text(problemHtml(conflict, { mine, asked: "theirs" })),
+    text(problemHtml(conflict, { mine: MINE, theirs: THEIRS, asked: "theirs" })),
     "Round 4 was saved on two phones Another phone stored round 4 while this one was offline. Which is right? " +
-      "This phone&#39;s round 4 Ann +100 Bob +40 The other phone&#39;s round 4 Ann +10 Bob +20 " +
-      "Remove this phone's round 4? The other phone&#39;s round 4 stays. Yes, remove this phone's round 4 No, go back",
+      "This phone&#39;s round 4 " +
+      "Ann: +835 (total 885) Wicker baskets 2 × 500 +1,000 Going out +250 Cards left in hand −415 " +
+      "Bob &amp; Co: +0 (total 25) Nothing scored. " +
+      "The other phone&#39;s round 4 " +
+      "Ann: +50 (total 100) Cards melded +50 Bob &amp; Co: +20 (total 45) Cards melded +20 " +
+      "Remove this phone's round 4? The other phone&#39;s round 4 stays. Yes, remove this phone's round 4 No, go back " +
+      "The next round can be entered once this is settled.",
   );
+});
+
+test("a round behind a choice says nothing of the next round: only the choice does", () => {
+  assert.doesNotMatch(problemHtml(WAITING).text, /settle-first/);
 });
 
 test("the question before a round is removed names its buttons' choices", () => {
@@ -231,17 +313,18 @@ test("the breakdown: a note, the fields to fix, or each side's lines and the tot
   const result = {
     ok: true,
     sides: [
-      { name: "Ann", total_text: "+150", lines: [{ label: "Melded", points_text: "+150" }] },
+      { name: "Ann", total_text: "+1,150", lines: [{ label: "Melded", points_text: "+150" }, { label: "Wicker baskets", count_text: "2 × 500", points_text: "+1,000" }] },
       { name: "Bob", total_text: "−20", lines: [{ label: "Hand", points_text: "−20" }] },
     ],
     totals_after: [
-      { side: 0, total_text: "200" },
+      { side: 0, total_text: "1,200" },
       { side: "Bob", total_text: "20" },
     ],
   };
+  // The counts as the server's breakdown shows them ("2 × 500").
   assert.equal(
     text(previewHtml(result, 3)),
-    "Breakdown Ann: +150 Melded +150 Bob: −20 Hand −20 Totals after round 3: Ann 200 , Bob 20",
+    "Breakdown Ann: +1,150 Melded +150 Wicker baskets 2 × 500 +1,000 Bob: −20 Hand −20 Totals after round 3: Ann 1,200 , Bob 20",
   );
   assert.match(previewHtml(result, 3).text, /data-offline-preview/);
 });

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { IDBFactory } from "fake-indexeddb";
 
-import { clock, currentStatus, sending, statusText } from "../../static/js/offline/status.js";
+import { clock, currentStatus, readinessText, sending, statusText } from "../../static/js/offline/status.js";
 import { openStore } from "../../static/js/offline/store.js";
 
 // 27 November 2026, 9:05 and 21:30 on this machine's clock, whatever its zone.
@@ -94,4 +94,11 @@ test("the line from a store: every game's waiting rounds, the local games, last 
   } finally {
     sending.failure = null;
   }
+});
+
+test("on a scorer's game page the phone says whether it is ready to score offline", () => {
+  assert.equal(readinessText({ state: null, reason: "" }), "");
+  assert.equal(readinessText({ state: "loading" }), "Getting ready to score offline…");
+  assert.equal(readinessText({ state: "ready" }), "Ready to score offline");
+  assert.equal(readinessText({ state: "failed", reason: "no room left" }), "Not ready to score offline: no room left");
 });

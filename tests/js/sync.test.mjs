@@ -269,7 +269,7 @@ async function until(done) {
 }
 
 /** A sender on its own store and server, its timers and redraws recorded. */
-async function syncing(answers, { online = true } = {}) {
+async function syncing(answers, { online = true, locks = null } = {}) {
   const store = openStore(new IDBFactory());
   await store.gamePut({ id: "g1", snapshot: snapshot("g1"), local: false });
   const { post, posts } = server(...answers);
@@ -288,9 +288,93 @@ async function syncing(answers, { online = true } = {}) {
     shown,
     later: (fn, ms) => timers.push({ fn, ms }) && `timer ${timers.length}`,
     cancel: () => {},
+    locks,
   });
   return { store, posts, timers, shown, state, syncNow, redraws: () => redraws, tick: (ms) => (time += ms) };
 }
+
+/** The browser's Web Locks as its tabs share them: `elsewhere()` has another tab take the lock
+ *  (until the function it returns is called); this tab's requests are recorded. */
+function fakeLocks() {
+  const requests = [];
+  let held = null;
+  const take = () => {
+    let release;
+    held = { released: new Promise((resolve) => (release = resolve)) };
+    return () => {
+      held = null;
+      release();
+    };
+  };
+  return {
+    requests,
+    held: () => held !== null,
+    elsewhere: take,
+    async request(name, options, callback) {
+      if (typeof options === "function") [options, callback] = [{}, options];
+      requests.push({ name, options });
+      if (held && options.ifAvailable) return callback(null);
+      while (held) await held.released;
+      const letGo = take();
+      try {
+        return await callback({ name, mode: "exclusive" });
+      } finally {
+        letGo();
+      }
+    },
+  };
+}
+
+test("another tab sending: this tab sends nothing, and redraws once that tab is done", async () => {
+  const locks = fakeLocks();
+  const run = await syncing([{ status: 201, data: {} }], { locks });
+  await run.store.waitingPut(waiting("a2", "g1", 2));
+  const letGo = locks.elsewhere();
+
+  const sync = run.syncNow();
+  await until(() => locks.requests.length === 2);
+  assert.equal(run.redraws(), 0);
+  letGo();
+  await sync;
+
+  assert.deepEqual(run.posts, []);
+  assert.equal(run.redraws(), 1);
+  assert.deepEqual(locks.requests, [
+    { name: "scorekeeper-offline-sync", options: { ifAvailable: true } },
+    { name: "scorekeeper-offline-sync", options: {} },
+  ]);
+  assert.deepEqual((await run.store.waitingFor()).map((r) => r.key), ["a2"]);
+  assert.equal(await run.store.metaGet("last_synced"), undefined);
+  assert.equal(run.state.running, false);
+});
+
+test("no other tab sending: this tab takes the lock and sends while it holds it", async () => {
+  const locks = fakeLocks();
+  const heldWhileSent = [];
+  const run = await syncing([() => (heldWhileSent.push(locks.held()), { status: 201, data: {} })], { locks });
+  await run.store.waitingPut(waiting("a2", "g1", 2));
+
+  await run.syncNow();
+
+  assert.deepEqual(run.posts.map((p) => p.body.key), ["a2"]);
+  assert.deepEqual(heldWhileSent, [true]);
+  assert.equal(locks.held(), false);
+  assert.deepEqual(locks.requests, [{ name: "scorekeeper-offline-sync", options: { ifAvailable: true } }]);
+  assert.deepEqual(await run.store.waitingFor(), []);
+  assert.equal(run.redraws(), 1);
+});
+
+test("a browser without Web Locks sends as before", async () => {
+  const run = await syncing([{ status: 201, data: {} }], { locks: null });
+  await run.store.waitingPut(waiting("a2", "g1", 2));
+
+  await run.syncNow();
+
+  assert.deepEqual(run.posts.map((p) => p.body.key), ["a2"]);
+  assert.deepEqual(await run.store.waitingFor(), []);
+  assert.equal(await run.store.metaGet("last_synced"), 1_000_000);
+  assert.equal(run.redraws(), 1);
+});
 
 test("offline, a sync only redraws the page", async () => {
   const run = await syncing([{ status: 201, data: {} }], { online: false });

@@ -13,8 +13,18 @@ import {
   roundFormHtml,
   summaryHtml,
 } from "./render.js";
-import { afterRedraw, compute, warmWhenIdle } from "./page.js";
+import { afterRedraw, compute, isLoaded, readyWithin, warmWhenIdle } from "./page.js";
 import { FLASH, gameState, keepForOffline, nextNumber, shellGame } from "./game.js";
+import { unscoredRound } from "./kept.js";
+import { goTo, pageSignal } from "./swap.js";
+
+// Changes this close together make one breakdown (a held key, a stepper tapped fast); the engine
+// answers in a few milliseconds, so the breakdown follows the typing.
+const CHANGE_MS = 10;
+// How long Save waits for the engine before keeping the round as typed, to be scored later.
+const READY_MS = 1500;
+const NOT_LOADED =
+  "This phone's scorer has not loaded yet (it needs the connection once): Save keeps the round as typed, and its breakdown shows once the scorer has loaded.";
 
 /** A form's fields as the engine takes them, from its (name, value) pairs (a FormData): text
  *  values only, without the CSRF token, with the round's number. */
@@ -79,7 +89,7 @@ export function roundEntry(form, id) {
   const offline = async () => !navigator.onLine || serverBroken || (await db.waitingFor(id)).length > 0 || editKey;
 
   const patch = async () => {
-    const { game, counted } = await gameState(id);
+    const { game, counted, rounds } = await gameState(id);
     if (!game) {
       form.querySelector("#preview").outerHTML = previewHtml(null, number, "This game is not kept on this phone: open its page once with a connection to score it offline.").text;
       return null;
@@ -95,7 +105,7 @@ export function roundEntry(form, id) {
     };
     // The number at once, from what the phone keeps; the engine's answer (which knows whether
     // the game is over) may take a few seconds while its runtime starts.
-    shown(nextNumber(game.snapshot, counted));
+    shown(nextNumber(game.snapshot, counted, rounds));
     const view = await compute("game_view", game.snapshot, counted.filter((r) => r.key !== editKey));
     if (view.finished && !editing) {
       // A round kept on this phone ended the game: there is no next round to enter.
@@ -109,13 +119,15 @@ export function roundEntry(form, id) {
     return { game, counted: counted.filter((r) => r.key !== editKey) };
   };
 
-  const preview = async () => {
+  // `saving`: Save's own preview, which no later change may overtake (a tap on Save blurs the
+  // field typed last, whose change starts a preview of its own).
+  const preview = async ({ saving = false } = {}) => {
     const ask = ++asked;
     const state = await patch();
     if (!state) return null;
     const result = await compute("round_preview", state.game.snapshot, state.counted, formFields(form, number));
     // A later change answered first: this answer is out of date.
-    if (ask !== asked) return null;
+    if (!saving && ask !== asked) return null;
     form.querySelector("#preview").outerHTML = previewHtml(result, number).text;
     placeErrors(form, result.errors);
     const summary = form.querySelector("#save-summary");
@@ -123,39 +135,64 @@ export function roundEntry(form, id) {
     return result;
   };
   const previewSafely = () =>
-    preview().catch((error) => {
-      form.querySelector("#preview").outerHTML = previewHtml(null, number, `The scorer on this phone failed: ${error.message || error}`).text;
+    preview().catch(async (error) => {
+      // The engine could not load (offline before it was kept): say what Save does instead.
+      const note = (await isLoaded()) ? `The scorer on this phone failed: ${error.message || error}` : NOT_LOADED;
+      form.querySelector("#preview").outerHTML = previewHtml(null, number, note).text;
     });
+
+  // Save with the engine not loaded: the round as typed, scored once the engine answers.
+  const keepAsTyped = async () => {
+    const { game, counted, rounds } = await gameState(id);
+    if (!game) return false;
+    const old = editKey && rounds.find((r) => r.key === editKey);
+    const at = old ? old.number : nextNumber(game.snapshot, counted, rounds);
+    await db.waitingPut(
+      unscoredRound({
+        key: old ? old.key : crypto.randomUUID(),
+        game: id,
+        number: at,
+        fields: formFields(form, at),
+        saved: old ? old.saved : Date.now(),
+      }),
+    );
+    sessionStorage.setItem(FLASH, `Round ${at} saved on this phone as typed, not sent yet: it is added to the scores once this phone's scorer has loaded.`);
+    await goTo(gameUrl(id));
+    return true;
+  };
 
   let timer = null;
   const onChange = async () => {
     if (!(await offline())) return;
     clearTimeout(timer);
-    timer = setTimeout(previewSafely, 120);
+    timer = setTimeout(previewSafely, CHANGE_MS);
   };
   form.addEventListener("input", onChange);
   form.addEventListener("change", onChange);
 
   // Offline the server's preview cannot come: the phone's engine answers instead.
+  const signal = pageSignal();
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     if (!form.contains(event.detail.elt)) return;
     // With rounds waiting on the phone the server's preview would be for the wrong round.
     if (offlineNow()) event.preventDefault();
-  });
+  }, { signal });
   document.body.addEventListener("htmx:sendError", (event) => {
     if (!form.contains(event.detail.elt)) return;
     serverBroken = true;
     previewSafely();
-  });
+  }, { signal });
 
   form.addEventListener("submit", async (event) => {
     // Decided before any await: the browser sends the form as soon as this handler yields.
     if (!offlineNow()) return;
     event.preventDefault();
+    clearTimeout(timer);
     const button = form.querySelector("button[type='submit']");
     button.disabled = true;
     try {
-      const result = await preview();
+      if (!(await readyWithin(READY_MS)) && (await keepAsTyped())) return;
+      const result = await preview({ saving: true });
       if (!result || !result.ok) return;
       const old = editKey && (await db.waitingFor(id)).find((r) => r.key === editKey);
       await db.waitingPut({
@@ -174,7 +211,7 @@ export function roundEntry(form, id) {
         fields: formFields(form, number),
       });
       sessionStorage.setItem(FLASH, `Round ${result.number ?? number} saved on this phone, not sent yet.`);
-      location.assign(gameUrl(id));
+      await goTo(gameUrl(id));
     } catch (error) {
       form.querySelector("#preview").outerHTML = previewHtml(null, number, `Not saved: ${error.message || error}`).text;
     } finally {
@@ -202,7 +239,7 @@ export function roundEntry(form, id) {
   } else {
     offline().then((yes) => yes && previewSafely());
   }
-  window.addEventListener("offline", previewSafely);
+  window.addEventListener("offline", previewSafely, { signal });
 }
 
 /** The offline shell's round form of a game kept on this phone, drawn from the engine. */

@@ -8,6 +8,8 @@ import {
   elsewhereHtml,
   flashHtml,
   gameUrl,
+  nextWithoutEngineHtml,
+  notReadyHtml,
   html,
   problemHtml,
   refusedHtml,
@@ -17,38 +19,17 @@ import {
   unknownGameHtml,
   workingHtml,
 } from "./render.js";
-import { showTrouble } from "./status.js";
+import { drawStatus, readiness, showTrouble } from "./status.js";
 import { compute, drawWith, engine, redraw, refresh, whenIdle } from "./page.js";
 import { refreshSnapshot, syncNow } from "./sync.js";
+import { countedWaiting, nextNumber, scoreKept } from "./kept.js";
+import { pageSignal } from "./swap.js";
 
 // sessionStorage's key for the message the next page shows (a round or game saved on the phone).
 export const FLASH = "scorekeeper-offline-flash";
 
-/** The waiting rounds the engine counts: those following the stored rounds without a gap and not
- *  waiting for a choice; the rest are shown beside, in the problems panel. */
-export function countedWaiting(snapshot, rounds) {
-  const counted = [];
-  let next = snapshot.rounds.length + 1;
-  for (const round of rounds) {
-    if (round.state !== "waiting") continue;
-    // "Keep this phone's round": shown in the place of the stored one until the server has it.
-    if (round.place === "replace" && round.number <= snapshot.rounds.length) {
-      counted.push({ key: round.key, number: round.number, ended_by: round.ended_by, entry: round.entry });
-      continue;
-    }
-    if (round.number !== next) break;
-    counted.push({ key: round.key, number: round.number, ended_by: round.ended_by, entry: round.entry });
-    next += 1;
-  }
-  return counted;
-}
-
-/** The number of the round to enter next, before the engine has said (it knows whether the game
- *  is over): the stored rounds and the counted ones that come after them. */
-export function nextNumber(snapshot, counted) {
-  const stored = snapshot.rounds.length;
-  return stored + counted.filter((r) => r.number > stored).length + 1;
-}
+// Which waiting rounds count, and the next round's number: kept.js's, shared with sync.js.
+export { countedWaiting, nextNumber };
 
 /** A game kept on this phone, its waiting rounds and those of them the engine counts. */
 export async function gameState(id, store = db) {
@@ -77,12 +58,31 @@ export function keptBoth(round, snapshot, waiting) {
 }
 
 // ---- Rounds that need the player.
-async function mineScores(snapshot, round) {
-  const before = { ...snapshot, rounds: snapshot.rounds.filter((r) => r.number < round.number) };
-  const view = await compute("game_view", before, [
-    { key: round.key, number: round.number, ended_by: round.ended_by, entry: round.entry },
-  ]);
-  return { sides: view.sides, scores: view.rounds[view.rounds.length - 1].scores };
+/** Whether a round of `rounds` (a game's waiting ones) waits for the player's choice. */
+export const awaitsChoice = (rounds) => rounds.some((r) => r.state === "conflict" || r.state === "refused");
+
+/** While a round of the game waits for the player's choice, the page's controls marked
+ *  data-needs-settled (Enter round, Delete round, End the game now) are hidden (app.css): a
+ *  round entered or deleted meanwhile would be numbered around the undecided one. `root`: the
+ *  game's [data-offline-game] element, which holds them. */
+export function holdWhileUnsettled(root, rounds) {
+  root.toggleAttribute("data-awaits-choice", awaitsChoice(rounds));
+}
+
+/** The two versions of a round saved on two phones, as phone.py's round_lines takes them: this
+ *  phone's, and the other phone's as the server's conflict answer gave it (`theirs`). */
+export function bothVersions(round) {
+  const { theirs } = round;
+  return [
+    { number: round.number, ended_by: round.ended_by, entry: round.entry },
+    { number: theirs.number ?? round.number, ended_by: theirs.ended_by, entry: theirs.entry },
+  ];
+}
+
+/** Each version's lines, scored at its place in the game the phone keeps. */
+async function versionLines(snapshot, round) {
+  const [mine, theirs] = await Promise.all(bothVersions(round).map((r) => compute("round_lines", snapshot, [], r)));
+  return { mine, theirs };
 }
 
 // Removing a round is asked once more; the question stays through redraws until answered.
@@ -94,8 +94,8 @@ async function problemsHtml(game, rounds, counted) {
   for (const round of rounds) {
     if (shown.has(round.key)) continue;
     const asked = asking.get(round.key);
-    const mine = round.state === "conflict" && round.theirs ? await mineScores(game.snapshot, round) : null;
-    parts.push(problemHtml(round, { asked, mine }));
+    const lines = round.state === "conflict" && round.theirs ? await versionLines(game.snapshot, round) : {};
+    parts.push(problemHtml(round, { asked, ...lines }));
   }
   return html`${parts}`;
 }
@@ -150,6 +150,7 @@ export function flash() {
 
 async function drawGame(root, id, { always, canScore }) {
   const { game, rounds, counted } = await gameState(id);
+  holdWhileUnsettled(root, rounds);
   if (!game) return false;
   // Once drawn here, the page keeps being drawn here: the server's copy of it may be older.
   if (!always && navigator.onLine && !rounds.length && !root.dataset.offlineDrawn) return false;
@@ -158,7 +159,24 @@ async function drawGame(root, id, { always, canScore }) {
     // The engine may take seconds to start on this page: the stale scores are not left unsaid.
     problems.innerHTML = addingHtml(rounds.length).text;
   }
-  const view = await compute("game_view", game.snapshot, counted);
+  let view;
+  try {
+    // Rounds saved before the engine was ready are scored first, now that it answers.
+    if (rounds.some((r) => r.unscored) && (await scoreKept({ store: db, run: compute }))) {
+      return drawGame(root, id, { always, canScore });
+    }
+    view = await compute("game_view", game.snapshot, counted);
+  } catch (error) {
+    // The engine could not load (offline, never kept on this phone): the page keeps the scores it
+    // has and says what is kept and why it is not added yet.
+    console.warn("The engine did not answer:", error);
+    problems.innerHTML = notReadyHtml(rounds).text;
+    if (rounds.some((r) => r.state === "waiting")) {
+      const next = nextNumber(game.snapshot, counted, rounds);
+      root.querySelector("[data-offline-part='state']").innerHTML = nextWithoutEngineHtml(id, next, canScore).text;
+    }
+    return false;
+  }
   problems.innerHTML = html`${refusedHtml(view.errors)}${await problemsHtml(game, rounds, counted)}`.text;
   root.querySelector("[data-offline-part='state']").innerHTML = stateHtml(view, id, canScore).text;
   root.querySelector("[data-offline-part='scores']").outerHTML = scoresHtml(view, id).text;
@@ -180,30 +198,56 @@ export function gamePage(root) {
   });
   // htmx:load fires on the fresh live section once it is in the page (an outerHTML swap's
   // settle events go to the old one, no longer in the page).
-  document.body.addEventListener("htmx:load", (event) => {
-    if (event.detail.elt.matches && event.detail.elt.matches("[data-offline-game]")) redraw().catch(showTrouble);
-  });
-  if (navigator.onLine) keepForOffline(id).then(() => refresh());
+  document.body.addEventListener(
+    "htmx:load",
+    (event) => {
+      if (event.detail.elt.matches && event.detail.elt.matches("[data-offline-game]")) redraw().catch(showTrouble);
+    },
+    { signal: pageSignal() },
+  );
+  if (navigator.onLine) keepForOffline(id, { show: true }).then(() => refresh());
 }
 
 /** Online, on a page of a game this phone scores: keep what scoring it offline needs (its
- *  snapshot, its pages, the start page of its rule set and the engine), then say so on <body>. */
-export async function keepForOffline(id) {
+ *  snapshot and pages at once, then the engine), saying on the status line how far it got, and
+ *  on <body> once it is all kept (data-offline-pages, then data-offline-kept). */
+export async function keepForOffline(id, { show = false } = {}) {
   if (!(await refreshSnapshot(id))) return;
   const { snapshot } = await db.gameGet(id);
   const pages = [gameUrl(id), `${gameUrl(id)}rounds/new/`, `/games/new/${snapshot.preset}/`];
+  // Said on the game page, where the player looks before the connection goes; the round form
+  // keeps its height for the form.
+  const say = (state, reason = "") => {
+    if (!show) return undefined;
+    Object.assign(readiness, { state, reason });
+    return drawStatus();
+  };
+  await say("loading");
   try {
+    if (!window.offlineShell) {
+      await say("failed", "this browser cannot keep pages for use offline");
+      return;
+    }
+    // The pages first, at once and small: with them and the game kept above, a round can be
+    // saved offline from the first seconds, before the engine has loaded (kept.js).
+    const held = await window.offlineShell.cachePages(pages);
+    if (!held.refused.length) document.body.dataset.offlinePages = id;
     await whenIdle();
     const runtime = await engine();
     if (runtime.warm) await runtime.warm();
     await runtime.call("ping");
-    if (!window.offlineShell) return;
-    await window.offlineShell.cachePages(pages);
     // The engine may have loaded before the service worker took over, unseen by it.
     const kept = await window.offlineShell.cacheRuntime();
-    if (!kept.refused.length) document.body.dataset.offlineKept = id;
+    if (kept.refused.length || held.refused.length) {
+      await say("failed", "some of what it needs could not be kept; it is tried again on the next page");
+      return;
+    }
+    document.body.dataset.offlineKept = id;
+    await say("ready");
   } catch (error) {
-    showTrouble(error);
+    // Its reason is the browser's (a failed download, in its words): the player gets ours.
+    console.warn("The engine could not be kept for offline use:", error);
+    await say("failed", "its scorer could not be downloaded; it is tried again on the next page opened online");
   }
 }
 

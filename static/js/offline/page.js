@@ -2,7 +2,7 @@
 // line, the online-only controls, the game), and the engine, loaded only where a page needs it
 // (never on the first paint of a page).
 
-import { drawStatus, showOnlineOnly, showTrouble } from "./status.js";
+import { drawStatus, showOnlineOnly } from "./status.js";
 
 // Set by the part of the page that draws a game (game.js, entry.js); nothing by default.
 let redrawPage = async () => {};
@@ -41,6 +41,24 @@ export async function compute(fn, ...args) {
   return (await engine()).call(fn, ...args);
 }
 
+/** Whether the engine has loaded on this page. */
+export async function isLoaded() {
+  try {
+    return (await engine()).isLoaded();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the engine answers within `ms` (false while it loads, or when it cannot load). */
+export async function readyWithin(ms) {
+  try {
+    return await (await engine()).readyWithin(ms);
+  } catch {
+    return false;
+  }
+}
+
 // The engine's runtime is large: it is fetched once the page has loaded and the browser is idle.
 export function whenIdle() {
   return new Promise((resolve) => {
@@ -54,5 +72,6 @@ export function warmWhenIdle() {
   whenIdle()
     .then(engine)
     .then((e) => e.warm && e.warm())
-    .catch(showTrouble);
+    // Not loaded (offline before it was kept): the page says so where it needs the engine.
+    .catch(() => {});
 }

@@ -49,7 +49,7 @@ export function stateHtml(view, id, canScore) {
       (m) => html`<li><span>${sideName(view, m.side)} needs</span> <strong class="meld">${m.points_text}</strong> <span>to open</span></li>`,
     )}</ul>
     ${notes.length ? html`<ul class="to-win">${notes.map((n) => html`<li>${n}</li>`)}</ul>` : ""}
-    ${canScore ? html`<a class="button big" href="${gameUrl(id)}rounds/new/">Enter round ${view.next_round}</a>` : ""}
+    ${canScore ? html`<a class="button big" href="${gameUrl(id)}rounds/new/" data-needs-settled>Enter round ${view.next_round}</a>` : ""}
   </section>`;
 }
 
@@ -87,11 +87,28 @@ export const refusedHtml = (errors) =>
 export const flashHtml = (text) => html`<ul class="messages"><li class="message success">${text}</li></ul>`;
 
 // ---- Rounds that need the player: a conflict with another phone, or a refusal.
-export function versionHtml(title, sides, scores) {
-  return html`<div class="version"><h3>${title}</h3><table class="lines">${scores.map(
-    (s, i) => html`<tr><th scope="row">${sideName({ sides }, s.side ?? i)}</th><td>${s.points_text}</td></tr>`,
-  )}</table></div>`;
+/** One side's lines of a round, marked up as the server's round pages mark up a breakdown
+ *  (round_detail.html, round_form.html's preview): the label with its count ("2 × 500") where
+ *  the engine gives one, the points, the round's total and the total after it. */
+export function sideLinesHtml(side, totalAfter) {
+  return html`<div class="breakdown">
+    <h4>${side.name}: <span class="round-total">${side.total_text}</span>${totalAfter ? html` <span class="muted">(total ${totalAfter.total_text})</span>` : ""}</h4>
+    <table class="lines">${side.lines.length ? side.lines.map(
+      (line) => html`<tr><th scope="row">${line.label}${line.count_text ? html` <span class="muted">${line.count_text}</span>` : ""}</th><td>${line.points_text}</td></tr>`,
+    ) : html`<tr><td>Nothing scored.</td></tr>`}</table>
+  </div>`;
 }
+
+/** One version of a round saved on two phones: its title and each side's lines, as phone.py's
+ *  round_lines gives them, or the engine's reasons for not scoring it there. */
+export function versionHtml(title, lines) {
+  return html`<div class="version"><h3>${title}</h3>${lines.ok
+    ? lines.sides.map((side, i) => sideLinesHtml(side, lines.totals_after[i]))
+    : lines.errors.map((e) => html`<p class="field-error">${e.message}</p>`)}</div>`;
+}
+
+// Beside a choice: the round form and the corrections wait for it (game.js hides them meanwhile).
+export const settleFirstHtml = () => html`<p class="settle-first">The next round can be entered once this is settled.</p>`;
 
 // Removing a round is asked once more: `choice` is the button that asked ("theirs", "discard").
 export function askHtml(round, choice) {
@@ -102,9 +119,9 @@ export function askHtml(round, choice) {
 }
 
 /** A waiting round the engine does not count. `asked`: the removal being asked about, if any;
- *  `mine`: this phone's round as the engine scores it ({sides, scores}), for a conflict with
- *  the other phone's round. */
-export function problemHtml(round, { asked, mine } = {}) {
+ *  `mine` and `theirs`: for a conflict with the other phone's round, each version's lines at
+ *  its place in the game (phone.py's round_lines). */
+export function problemHtml(round, { asked, mine, theirs: other } = {}) {
   if (round.state === "refused") {
     return html`<section class="offline-problem" data-key="${round.key}">
       <h2>Round ${round.number} was not stored</h2>
@@ -114,6 +131,7 @@ export function problemHtml(round, { asked, mine } = {}) {
         <a class="button secondary" href="${gameUrl(round.game)}rounds/new/?edit=${round.key}">Edit round ${round.number}</a>
         <button type="button" class="button secondary" data-offline-choice="discard" data-key="${round.key}">Discard round ${round.number}</button>
       </div>`}
+      ${settleFirstHtml()}
     </section>`;
   }
   if (round.state !== "conflict") {
@@ -128,6 +146,7 @@ export function problemHtml(round, { asked, mine } = {}) {
         <button type="button" class="button" data-offline-choice="both" data-key="${round.key}">Add it as the next round</button>
         <button type="button" class="button secondary" data-offline-choice="discard" data-key="${round.key}">Discard round ${round.number}</button>
       </div>`}
+      ${settleFirstHtml()}
     </section>`;
   }
   const theirs = round.theirs;
@@ -135,8 +154,8 @@ export function problemHtml(round, { asked, mine } = {}) {
     <h2>Round ${round.number} was saved on two phones</h2>
     <p>Another phone stored round ${round.number} while this one was offline. Which is right?</p>
     <div class="versions">
-      ${versionHtml(`This phone's round ${round.number}`, mine.sides, mine.scores)}
-      ${versionHtml(`The other phone's round ${theirs.number ?? round.number}`, mine.sides, theirs.scores)}
+      ${versionHtml(`This phone's round ${round.number}`, mine)}
+      ${versionHtml(`The other phone's round ${theirs.number ?? round.number}`, other)}
     </div>
     ${asked ? askHtml(round, asked) : html`<div class="choices">
       <button type="button" class="button" data-offline-choice="mine" data-key="${round.key}">Keep this phone's round</button>
@@ -144,6 +163,7 @@ export function problemHtml(round, { asked, mine } = {}) {
       <button type="button" class="button secondary" data-offline-choice="both" data-key="${round.key}">Keep both</button>
     </div>
     <p class="hint">Keep both when the table really played both rounds: this phone's becomes round ${round.number + 1}.</p>`}
+    ${settleFirstHtml()}
   </section>`;
 }
 
@@ -185,7 +205,7 @@ export function previewHtml(result, number, note) {
     <h2>Breakdown</h2>
     ${result.sides.map(
       (side) => html`<div class="breakdown"><h3>${side.name}: <span class="round-total">${side.total_text}</span></h3>
-        <table class="lines">${side.lines.map((line) => html`<tr><th scope="row">${line.label}</th><td>${line.points_text}</td></tr>`)}</table></div>`,
+        <table class="lines">${side.lines.map((line) => html`<tr><th scope="row">${line.label}${line.count_text ? html` <span class="muted">${line.count_text}</span>` : ""}</th><td>${line.points_text}</td></tr>`)}</table></div>`,
     )}
     <p class="new-totals">Totals after round ${number}: ${result.totals_after.map(
       (t, i) => html`${i ? ", " : ""}${sideName({ sides: result.sides.map((s) => s.name) }, t.side)} <strong>${t.total_text}</strong>`,
@@ -290,3 +310,23 @@ export function roundFormHtml(id, made) {
 export const formWaitHtml = (next) => html`<h1>Round ${next}</h1><p class="muted">Drawing the form on this phone…</p>`;
 
 export const gameOverHtml = (id) => html`<h1>The game is over</h1><p><a href="${gameUrl(id)}">Back to the game</a></p>`;
+
+/** The game page while the engine cannot answer: the rounds kept here, which are not in the
+ *  scores yet, and why. */
+export function notReadyHtml(rounds) {
+  const kept = rounds.filter((r) => r.state === "waiting").map((r) => r.number);
+  const which = kept.length
+    ? `${kept.length === 1 ? "Round" : "Rounds"} ${kept.join(", ")} ${kept.length === 1 ? "is" : "are"} kept on this phone and sent when the connection returns, but not added to the scores below yet: `
+    : "";
+  return html`<p class="offline-behind" role="status">${which}this phone's scorer has not loaded (it needs the connection once).</p>`;
+}
+
+/** The next round while the engine cannot answer: its number, counting the rounds kept here, and
+ *  the way to enter it; the dealer and opening melds come with the engine. */
+export function nextWithoutEngineHtml(id, next, canScore) {
+  return html`<section class="next-round">
+    <h2>Round ${next}</h2>
+    <p class="muted">Who deals and the opening melds show once this phone's scorer has loaded.</p>
+    ${canScore ? html`<a class="button big" href="${gameUrl(id)}rounds/new/">Enter round ${next}</a>` : ""}
+  </section>`;
+}

@@ -7,6 +7,7 @@ import { gameUrl } from "./render.js";
 import { compute } from "./page.js";
 import { FLASH } from "./game.js";
 import { formFields, placeErrors } from "./entry.js";
+import { goTo } from "./swap.js";
 
 /** A new game's id: 16 random bytes in URL-safe base64, 22 characters, as the server makes them. */
 export function newGameId(bytes = crypto.getRandomValues(new Uint8Array(16))) {
@@ -46,7 +47,7 @@ export function startPage(form) {
         return;
       }
       sessionStorage.setItem(FLASH, "Game started on this phone; it is created on the server when the connection returns.");
-      location.assign(gameUrl(id));
+      await goTo(gameUrl(id));
     } catch (error) {
       placeErrors(form, [{ key: "__all__", message: `Not started: ${error.message || error}` }]);
     } finally {

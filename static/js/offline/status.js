@@ -9,6 +9,16 @@ import { plural } from "./render.js";
 // until a send goes through; the line counts down to it. Set by sync.js.
 export const sending = { failure: null };
 
+// Whether the game this page shows can be scored offline: null (not a scorer's game page),
+// "loading", "ready", or "failed" with the reason. Set by game.js's keepForOffline.
+export const readiness = { state: null, reason: "" };
+
+const READY_TEXT = {
+  loading: () => "Getting ready to score offline…",
+  ready: () => "Ready to score offline",
+  failed: (reason) => `Not ready to score offline: ${reason}`,
+};
+
 /** A time of day as the line says it: 9:05, 21:30 (the phone's own clock and zone). */
 export function clock(ms) {
   const when = new Date(ms);
@@ -33,6 +43,12 @@ export function statusText({ online, failure, now, waiting, local, lastSynced })
   return parts.join(" · ");
 }
 
+/** Whether the phone is ready to score this page's game offline, in words ("" when the page
+ *  shows no game this phone scores). */
+export function readinessText({ state, reason }) {
+  return READY_TEXT[state] ? READY_TEXT[state](reason) : "";
+}
+
 /** The line's text now, from what the phone keeps. */
 export async function currentStatus({ store = db, online = navigator.onLine, now = Date.now() } = {}) {
   const waiting = await store.waitingFor();
@@ -49,6 +65,14 @@ export async function drawStatus() {
   if (line.textContent !== text) line.textContent = text;
   line.hidden = false;
   line.classList.toggle("failed", Boolean(sending.failure && navigator.onLine));
+  // Beside it, on a scorer's game page: whether this phone can score the game offline.
+  const ready = document.getElementById("offline-ready");
+  if (ready) {
+    const said = readinessText(readiness);
+    if (ready.textContent !== said) ready.textContent = said;
+    ready.hidden = !said;
+    ready.classList.toggle("failed", readiness.state === "failed");
+  }
   // The countdown of "Trying again in 30 s" moves each second.
   clearTimeout(statusTick);
   if (sending.failure) statusTick = setTimeout(drawStatus, 1000);

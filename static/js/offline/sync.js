@@ -6,7 +6,8 @@
 import { db } from "./store.js";
 import { gameUrl } from "./render.js";
 import { sending } from "./status.js";
-import { refresh } from "./page.js";
+import { compute, refresh } from "./page.js";
+import { scoreKept } from "./kept.js";
 
 // Seconds between tries after a failed send; the last one repeats.
 export const BACKOFF = [5, 15, 30, 60, 120];
@@ -153,15 +154,33 @@ export async function sendWaiting({ store = db, post = postJSON } = {}) {
     const game = games.get(id);
     if (!game || game.local) continue;
     for (const round of rounds) {
-      // A round waiting for the player's choice holds back the rounds after it.
-      if (round.state !== "waiting" || !(await sendRound(round, { store, post }))) break;
+      // A round waiting for the player's choice, or not scored yet, holds back the rounds after it.
+      if (round.state !== "waiting" || round.unscored || !(await sendRound(round, { store, post }))) break;
     }
   }
 }
 
+// The Web Lock a tab holds while it sends (navigator.locks): one tab of the browser at a time.
+export const SYNC_LOCK = "scorekeeper-offline-sync";
+
+/** Run `send` holding the lock of sending, unless another tab holds it; whether it ran. Without
+ *  Web Locks (`locks` null: an older browser) it always runs, as it did before them. */
+export async function inOneTab(locks, send) {
+  if (!locks) {
+    await send();
+    return true;
+  }
+  return locks.request(SYNC_LOCK, { ifAvailable: true }, async (lock) => {
+    if (!lock) return false;
+    await send();
+    return true;
+  });
+}
+
 /** A sender of whatever waits, on the page's store and server unless told otherwise (tests). One
- *  send runs at a time; asked again meanwhile, it sends once more when done. On a failure it says
- *  why (status.js's `sending`) and tries again after backoff(). */
+ *  send runs at a time, and one tab at a time of the browser's (`locks`, its Web Locks); asked
+ *  again meanwhile, it sends once more when done. On a failure it says why (status.js's
+ *  `sending`) and tries again after backoff(). */
 export function sender({
   store = db,
   post = postJSON,
@@ -171,24 +190,21 @@ export function sender({
   shown = sending,
   later = (fn, ms) => setTimeout(fn, ms),
   cancel = (timer) => clearTimeout(timer),
+  score = scoreKept,
+  locks = globalThis.navigator?.locks ?? null,
 } = {}) {
   const state = { running: false, again: false, failures: 0, timer: null };
 
-  async function syncNow() {
-    if (state.running) {
-      state.again = true;
-      return;
-    }
-    if (!online()) {
-      await redraw();
-      return;
-    }
-    state.running = true;
+  // Create the games started here and send the waiting rounds; a failure is said, tried again.
+  async function send() {
     cancel(state.timer);
     try {
       const local = (await store.gamesAll()).filter((g) => g.local).length;
       const waiting = (await store.waitingFor()).length;
       await createLocalGames({ store, post });
+      // Rounds saved before the engine had loaded: online, it loads from the server and scores
+      // them, so that what is sent is what the player would have seen.
+      if ((await store.waitingFor()).some((r) => r.unscored)) await score({ store, run: compute });
       await sendWaiting({ store, post });
       state.failures = 0;
       shown.failure = null;
@@ -200,6 +216,22 @@ export function sender({
       const reason = error instanceof SendFailed ? error.message : String(error);
       shown.failure = { reason, at: now() + delay * 1000 };
       state.timer = later(syncNow, delay * 1000);
+    }
+  }
+
+  async function syncNow() {
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    if (!online()) {
+      await redraw();
+      return;
+    }
+    state.running = true;
+    try {
+      // Another tab is sending: this one sends nothing, and redraws once that tab is done.
+      if (!(await inOneTab(locks, send))) await locks.request(SYNC_LOCK, async () => {});
     } finally {
       state.running = false;
     }

@@ -221,7 +221,10 @@ def test_a_scorer_and_a_viewer_each_see_their_own_page_from_one_cached_version(g
     mine = scorer.get(f"/g/{game.public_id}/").content.decode()
     theirs = viewer.get(f"/g/{game.public_id}/").content.decode()
 
-    enter = f'<a class="button big" href="/g/{game.public_id}/rounds/new/">Enter round 3</a>'
+    enter = (
+        f'<a class="button big" href="/g/{game.public_id}/rounds/new/" data-needs-settled>'
+        "Enter round 3</a>"
+    )
     assert enter in mine and enter not in theirs
     assert 'data-can-score="1"' in mine and 'data-can-score="0"' in theirs
     assert f"/g/{game.public_id}/join/{game.scorer_token}/" in mine

@@ -245,6 +245,140 @@ def test_a_round_past_the_next_one_is_refused_in_words():
     ]
 
 
+# Ann goes out with two wicker baskets and a plastic one: the lines of a round saved on two
+# phones, this phone's version.
+ANN_OUT_2 = {
+    "key": "k2",
+    "number": 2,
+    "ended_by": "going_out",
+    "entry": [
+        {"went_out": True, "canastas": {"natural": 2, "mixed": 1}, "melded_points": 235},
+        {"melded_points": 50, "hand_points": 35},
+    ],
+}
+
+
+def line(label, points, text, count=None, each=None):
+    return {
+        "label": label,
+        "points": points,
+        "points_text": text,
+        "count": count,
+        "each": each,
+        "count_text": "" if count is None else f"{count} \N{MULTIPLICATION SIGN} {each}",
+    }
+
+
+def test_a_rounds_lines_at_its_place_are_each_sides_breakdown_with_the_counts():
+    assert phone.round_lines(baskets_game(), [], ANN_OUT_2) == {
+        "ok": True,
+        "errors": [],
+        "number": 2,
+        "ended_by": "going_out",
+        "sides": [
+            {
+                "name": "Ann",
+                "total": 1785,
+                "total_text": "+1,785",
+                "lines": [
+                    line("Wicker baskets", 1000, "+1,000", 2, 500),
+                    line("Plastic baskets", 300, "+300", 1, 300),
+                    line("Going out", 250, "+250"),
+                    line("Cards melded", 235, "+235"),
+                ],
+            },
+            {
+                "name": "Bob",
+                "total": 15,
+                "total_text": "+15",
+                "lines": [
+                    line("Cards melded", 50, "+50"),
+                    line("Cards left in biscuits and buns", -35, "\N{MINUS SIGN}35"),
+                ],
+            },
+        ],
+        "totals_after": [
+            {"side": "Ann", "total": 1835, "total_text": "1,835"},
+            {"side": "Bob", "total": 40, "total_text": "40"},
+        ],
+    }
+
+
+def test_each_version_of_a_round_saved_on_two_phones_is_scored_in_the_same_place():
+    # The server stored the other phone's round 2 (WAITING_2's) and a round 3 after it.
+    theirs = {**WAITING_2, "key": "theirs"}
+    game = {**baskets_game(), "rounds": [ROUND_1, theirs, {**WAITING_2, "number": 3}]}
+    mine = phone.round_lines(game, [], ANN_OUT_2)
+    other = phone.round_lines(game, [], theirs)
+    assert mine == phone.round_lines(baskets_game(), [], ANN_OUT_2)
+    assert [s["total_text"] for s in other["sides"]] == ["+95", "+300"]
+    assert [t["total"] for t in other["totals_after"]] == [145, 325]
+    assert [[ln["label"] for ln in s["lines"]] for s in other["sides"]] == [
+        ["Cards melded", "Cards left in biscuits and buns"],
+        ["Cards melded"],
+    ]
+
+
+def test_the_rounds_before_a_rounds_lines_are_the_waiting_ones_in_their_places():
+    corrected = {**ROUND_1, "key": "k1", "entry": [{"melded_points": 500}, {}]}
+    lines = phone.round_lines(baskets_game(), [corrected], WAITING_2)
+    assert [t["total"] for t in lines["totals_after"]] == [595, 300]
+
+
+def test_a_round_the_engine_does_not_take_there_gives_its_reasons_and_no_lines():
+    refused = phone.round_lines(
+        baskets_game(), [], {**WAITING_2, "entry": [{"melded_points": 7}, {}]}
+    )
+    assert (refused["ok"], refused["sides"], refused["totals_after"]) == (False, [], [])
+    assert refused["errors"] == [
+        {
+            "key": "__all__",
+            "message": "Ann's melded points must be a multiple of 5, since every card is, not 7.",
+        }
+    ]
+    # A round with no entry (a conflict kept from an answer without one): said in words.
+    short = phone.round_lines(baskets_game(), [], {"number": 2, "ended_by": "stock_exhausted"})
+    assert [e["message"] for e in short["errors"]] == [
+        "Baskets is played by exactly 2 players; this round has 0.",
+        "Round 2 has no score for Ann and Bob; every player of the game plays every round.",
+    ]
+    gap = phone.round_lines(baskets_game(), [], {**WAITING_2, "number": 4})
+    assert (gap["ok"], gap["errors"]) == (
+        False,
+        [{"key": "__all__", "message": "The rounds before round 4 are not all on this phone."}],
+    )
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_stored_rounds_lines_are_the_round_pages(db, preset):
+    game, _ = played_game(preset)
+    kept = snapshot(game)
+    # As the round page reads them: game_get orders each round's scores by seat.
+    server = game_view(game_get(game.public_id))
+    for stored, round_scores in server.rows:
+        lines = phone.round_lines(kept, [], kept["rounds"][stored.number - 1])
+        assert lines["ok"] is True
+        assert [
+            (
+                s["total"],
+                [(ln["label"], ln["points"], ln["count"], ln["each"]) for ln in s["lines"]],
+            )
+            for s in lines["sides"]
+        ] == [
+            (
+                score.points,
+                [
+                    (ln["label"], ln["points"], ln.get("count"), ln.get("each"))
+                    for ln in score.lines
+                ],
+            )
+            for score in round_scores
+        ]
+        assert [t["total"] for t in lines["totals_after"]] == [
+            score.running_total for score in round_scores
+        ]
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_game_view_has_the_servers_totals_dealer_and_melds(db, preset):
     game, _ = played_game(preset)

@@ -137,6 +137,14 @@ def game_calls(label: str, game: dict, rounds: list[dict], rules: engine.RuleSet
             # A correction of the last stored round, typed as the first round was played.
             typed = form_for(rules, rounds[0], count)
             calls.append(Call(here, "round_preview", [kept, rest, typed]))
+            # Both versions of the last stored round, as a conflict shows them: the stored one
+            # and another phone's, played as the first round was.
+            calls += [
+                Call(here, "round_lines", [kept, [], kept["rounds"][count - 1]]),
+                Call(here, "round_lines", [kept, rest, {**rounds[0], "number": count}]),
+            ]
+        if rest:
+            calls.append(Call(here, "round_lines", [kept, rest, rest[0]]))
     return calls
 
 
@@ -193,6 +201,11 @@ def test_the_phone_tests_game_answers_alike(runtime):
         calls.append(
             Call(str(queue), "round_preview", [game, queue, {**forms[2], "round_number": "1"}])
         )
+        calls += [Call(str(queue), "round_lines", [game, queue, r]) for r in [ROUND_1, *queue]]
+    calls += [
+        Call("a gap", "round_lines", [game, [], {**WAITING_2, "number": 4}]),
+        Call("no entry", "round_lines", [game, [], {"number": 2, "ended_by": "going_out"}]),
+    ]
     assert_alike(runtime, calls)
 
 

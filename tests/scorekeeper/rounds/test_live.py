@@ -119,7 +119,9 @@ def test_the_game_page_round_detail_and_new_round_form_watch_the_game(game_with_
     assert 'data-round-new="2"' in form
     assert re.search(
         r'<p id="round-taken" class="message error" role="alert" hidden>Round 2 was just saved on '
-        r'another phone, so this form is closed\. <a href="/g/[^/]+/rounds/2/">See round 2</a></p>',
+        r"another phone\. What you typed is kept: if the table played another round, save it as "
+        r'round <span data-round-next>3</span>; if not, <a href="/g/[^/]+/rounds/2/">see round '
+        r"2</a>\.</p>",
         form,
     )
 
@@ -379,9 +381,8 @@ def test_undo_of_the_round_that_ended_the_game_opens_it_again(new_game):
     assert messages_of(undone) == [f"Round {number} removed."]
     assert (game.finished, game.winner, game.tie) == (False, None, False)
     assert game.rounds.count() == number - 1
-    assert f'href="/g/{game.public_id}/rounds/new/">Enter round {number}</a>' in (
-        undone.content.decode()
-    )
+    enter = f'href="/g/{game.public_id}/rounds/new/" data-needs-settled>Enter round {number}</a>'
+    assert enter in undone.content.decode()
 
 
 def test_a_live_refresh_leaves_the_saved_message_and_undo_for_the_next_page(new_game):
