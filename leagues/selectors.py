@@ -85,11 +85,6 @@ class StandingRow:
         return ("=" if self.shared else "") + number(self.place)
 
     @property
-    def plain_rank(self) -> str:
-        """The rank for a spreadsheet: digits without a thousands separator."""
-        return ("=" if self.shared else "") + str(self.place)
-
-    @property
     def win_pct(self) -> float:
         return win_percentage(self.wins, self.ties, self.games)
 

@@ -1,8 +1,11 @@
 """What a league export must be before `league_import` writes anything of it.
 
 A file is read with limits (no number longer than any the app stores, no nesting deeper than an
-export has, no character a database column cannot hold); every game is scored again through the
-engine, and what the file stores must be what the engine gives, or a page would show it wrong.
+export has, no character a database column cannot hold); every field of every row is what its
+kind holds (`schema`), no two rows are one (`unique_rows`); every game is scored again through
+the engine, and what the file stores must be what the engine gives, or a page would show it
+wrong. The league's own record (seasons, nights, league games, participations, ratings) is
+checked against its games in `record`.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from leagues.backup import schema
+from leagues.backup.errors import MAX_ID, BackupError, as_in_file, outside
 from scorekeeper import engine
 from scorekeeper.engine.errors import listing
 from scorekeeper.engine.formatting import number, owned
+from scorekeeper.engine.seating import dealing_order
 from scorekeeper.games.scoring import game_ruleset, status_for
 from scorekeeper.models import Game, Round, RoundScore, Side
 
@@ -40,20 +46,12 @@ SECTIONS: dict[str, type] = {
     "participations": list,
     "league_events": list,
 }
-# Ids stay where JavaScript's numbers are exact: far above any real database, far below the end
-# of a PostgreSQL sequence (a restored id moves the sequence up to it).
-MAX_ID = 2**53
 # The longest number an export holds is a 64-bit score or id (20 characters with its sign).
 MAX_DIGITS = 30
 # An export's deepest value is a game's rules (game, rules, overrides, opening_meld, level):
 # a dozen levels at most.
 MAX_DEPTH = 50
 ROUND_PATH = re.compile(r"rounds\[(\d+)\]\.?")
-
-
-class BackupError(ValueError):
-    """The document is not a league backup this version can restore, or the database already
-    holds what it would create."""
 
 
 def plain_fields(model: type[models.Model]) -> list[models.Field]:
@@ -199,19 +197,22 @@ class Reader:
         relations: Mapping[str, Any] | None = None,
         extra: Iterable[str] = (),
     ) -> models.Model:
-        """An unsaved row from the document's plain fields, checked as `full_clean` checks them
-        (the database checks uniqueness and the constraints when the rows go in)."""
+        """An unsaved row from the document's plain fields, each checked by its kind
+        (`schema.field_value`), then as `full_clean` checks them and as the database's check
+        constraints do (`schema.row_rules`); uniqueness is checked over the whole section
+        (`unique_rows`)."""
         fields = plain_fields(model)
         # A nullable field may be missing: a backup made before the field was added (a night's
         # closed_at, say) restores with it empty.
         self.require(row, where, [f.attname for f in fields if not f.null] + list(extra))
         check_id(row[model._meta.pk.attname], f"{where}.{model._meta.pk.attname}")
-        obj = model(**{f.attname: row.get(f.attname) for f in fields}, **(relations or {}))
-        for field_ in fields:
-            try:
-                setattr(obj, field_.attname, field_.to_python(getattr(obj, field_.attname)))
-            except ValidationError as error:
-                raise BackupError(f"{where}.{field_.attname}: {' '.join(error.messages)}") from None
+        obj = model(
+            **{
+                f.attname: schema.field_value(model, f, row.get(f.attname), f"{where}.{f.attname}")
+                for f in fields
+            },
+            **(relations or {}),
+        )
         try:
             obj.full_clean(
                 exclude=[f.name for f in model._meta.concrete_fields if f.is_relation],
@@ -221,6 +222,7 @@ class Reader:
         except ValidationError as error:
             name, messages = next(iter(field_messages(error).items()))
             raise BackupError(f"{where}.{name}: {' '.join(messages)}") from None
+        schema.row_rules(obj, where)
         return obj
 
 
@@ -236,12 +238,45 @@ def ref(ids: Collection[Any], value: Any, where: str, nullable: bool = False) ->
     if value is None and nullable:
         return None
     try:
-        known = value in ids
+        # true is no id, though Python finds it equal to 1.
+        known = not isinstance(value, bool) and value in ids
     except TypeError:  # a list or an object is no id
         known = False
     if not known:
         raise BackupError(f"{where}: {value!r} is not in the backup.")
     return ids[value] if isinstance(ids, Mapping) else value
+
+
+def unique_rows(
+    model: type[models.Model],
+    built: Sequence[models.Model],
+    rows: Sequence[Any],
+    name: str,
+    within: str = "league",
+) -> None:
+    """No two rows of a section are one row for the model's unique constraints (a league's
+    seasons by name, a night's players, a game's rounds by the phone's key, ...), each named
+    by its values as in the file. `within` is the row all of them belong to (the league, their
+    game), left unsaid."""
+    sets = [
+        constraint.fields
+        for constraint in model._meta.constraints
+        # A condition here is "where the value is not null", as null keys are skipped below.
+        if isinstance(constraint, models.UniqueConstraint)
+    ]
+    sets += [(f.name,) for f in model._meta.concrete_fields if f.unique and not f.primary_key]
+    for names in sets:
+        names = [n for n in names if n != within]
+        attnames = [model._meta.get_field(n).attname for n in names]
+        seen: dict[tuple, int] = {}
+        for index, obj in enumerate(built):
+            key = tuple(getattr(obj, a) for a in attnames)
+            if None in key:  # null is never equal to null in a unique constraint
+                continue
+            if key in seen:
+                values = listing(f"{n} {as_in_file(rows[index].get(n))}" for n in names)
+                raise BackupError(f"{name}[{index}]: {values} again, as in {name}[{seen[key]}].")
+            seen[key] = index
 
 
 def unique_id(built: list[models.Model], obj: models.Model, where: str, name: str) -> None:
@@ -259,10 +294,13 @@ def check_game(
     rounds: Sequence[Round],
     scores: Mapping[int, Sequence[RoundScore]],
     winner: Side | None,
-) -> None:
+    path: str,
+) -> engine.GameStatus:
     """The game as stored is what the engine gives for its rules and rounds: its rules resolve,
-    every round is a round of its sides, and every stored score, total and result is the
-    engine's. `scores` are the stored scores by round id."""
+    its house rules are theirs, its sides sit in order and its first dealer at one of their
+    seats, every round is a round of its sides, and every stored score, total and result is
+    the engine's. `scores` are the stored scores by round id; `path` is the game's place in
+    the file (`games[3]`). Returns the game's status, which its league figures follow."""
     where = f"Game {game.pk}"
     try:
         rules = game_ruleset(game)
@@ -272,7 +310,23 @@ def check_game(
         raise BackupError(
             f"{where}: its rule set is stored as {game.preset!r}, but its rules are {rules.id!r}."
         )
+    if game.house_rules != rules.overrides():
+        raise BackupError(
+            f"{path}.house_rules: {as_in_file(game.house_rules)} is not what its rules give: "
+            f"{as_in_file(rules.overrides())}."
+        )
     sides = sorted(sides, key=lambda side: side.position)
+    positions = [side.position for side in sides]
+    if positions != list(range(len(sides))):
+        raise BackupError(
+            f"{path}.sides: their positions are {listing(map(str, positions))}; they must be 0, "
+            "1, 2 and so on."
+        )
+    seats = len(dealing_order([len(side.players) for side in sides]))
+    if sides and not game.first_dealer < seats:
+        raise outside(
+            f"{path}.first_dealer", game.first_dealer, 0, seats - 1, ", the seats of its game"
+        )
     rounds = sorted(rounds, key=lambda round_: round_.number)
     numbers = [round_.number for round_ in rounds]
     if numbers != list(range(1, len(rounds) + 1)):
@@ -314,6 +368,7 @@ def check_game(
             f"{where}: the stored winner is {_winner(stored_winner, game.tie)}, but the rules "
             f"give {_winner(status.winner, status.tie)}."
         )
+    return status
 
 
 def _check_scores(

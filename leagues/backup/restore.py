@@ -1,5 +1,6 @@
-"""Restoring a league from its export: the whole file is read and checked first, writing nothing;
-then every row goes in within one transaction.
+"""Restoring a league from its export, in one transaction: the whole file is read and checked
+first, writing nothing; then every row goes in, the ratings are replayed from the games (and the
+file refused where its own differ) and the standings rebuilt.
 
 A row keeps its id when the database has no row of that id (a restore into an empty database is
 identical, links and all); otherwise it gets a new id and every reference to it follows. New ids
@@ -22,9 +23,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connection, models, transaction
+from django.db import DataError, IntegrityError, connection, models, transaction
 from django.db.models import Max
 
+from leagues.backup import record
 from leagues.backup.checks import (
     USER_FIELDS,
     BackupError,
@@ -35,7 +37,9 @@ from leagues.backup.checks import (
     field_messages,
     ref,
     unique_id,
+    unique_rows,
 )
+from leagues.backup.errors import as_in_file
 from leagues.models import (
     Attendance,
     ClubNight,
@@ -71,19 +75,22 @@ class _Plan:
 
 
 def _read(data: Mapping[str, Any]) -> _Plan:
-    """Every row of the document built and checked, every game scored again; nothing written."""
+    """Every row of the document built and checked, every game scored again, the league's
+    record checked against itself and its games; nothing written."""
     reader, plan = Reader(), _Plan()
     usernames = _read_users(reader, data, plan)
 
     def account(row: models.Model, attname: str, name: Any, where: str) -> None:
         plan.accounts.append((row, attname, ref(usernames, name, where, nullable=True)))
 
-    def section(model, name: str, relations, extra=()) -> set[Any]:
+    def section(model, name: str, relations, extra=(), check=None) -> dict[Any, models.Model]:
         built = []
         for index, row in enumerate(data[name]):
             where = f"{name}[{index}]"
             obj = reader.build(model, row, where, relations(row, where), extra)
             unique_id(built, obj, where, name)
+            if check is not None:
+                check(obj, where)
             built.append(obj)
             if model is LeagueEvent:
                 account(obj, "user_id", row.get("user"), f"{where}.user")
@@ -94,14 +101,21 @@ def _read(data: Mapping[str, Any]) -> _Plan:
                     else player_links.get(obj.player_id, (None, f"{where}.user"))
                 )
                 account(obj, "user_id", *link)
+        unique_rows(model, built, data[name], name)
         plan.rows[model] = built
-        return {obj.pk for obj in built}
+        return {obj.pk: obj for obj in built}
 
     league = reader.build(League, data["league"], "league")
+    record.check_league_rules(league)
     plan.rows[League] = [league]
-    plan.organisers = [
-        ref(usernames, name, f"organisers[{i}]") for i, name in enumerate(data["organisers"])
-    ]
+    for index, name in enumerate(data["organisers"]):
+        ref(usernames, name, f"organisers[{index}]")
+        if name in plan.organisers:
+            raise BackupError(
+                f"organisers[{index}]: {as_in_file(name)} again, as in "
+                f"organisers[{plan.organisers.index(name)}]."
+            )
+        plan.organisers.append(name)
     players = []
     player_links: dict[Any, tuple[Any, str]] = {}
     for index, row in enumerate(data["players"]):
@@ -127,48 +141,54 @@ def _read(data: Mapping[str, Any]) -> _Plan:
         },
         ["player"],
     )
-    season_ids = section(Season, "seasons", lambda row, where: in_league)
-    night_ids = section(
+    seasons = section(Season, "seasons", lambda row, where: in_league, check=record.check_season)
+    record.check_seasons(plan.rows[Season])
+    nights = section(
         ClubNight,
         "nights",
         lambda row, where: {
             **in_league,
-            "season_id": ref(season_ids, row.get("season"), f"{where}.season"),
+            "season_id": ref(seasons.keys(), row.get("season"), f"{where}.season"),
         },
         ["season"],
     )
+    record.check_nights(plan.rows[ClubNight], seasons)
     section(
         Attendance,
         "attendances",
         lambda row, where: {
-            "night_id": ref(night_ids, row.get("night"), f"{where}.night"),
+            "night_id": ref(nights.keys(), row.get("night"), f"{where}.night"),
             "player_id": ref(player_ids, row.get("player"), f"{where}.player"),
         },
         ["night", "player"],
     )
-    game_ids = _read_games(reader, data["games"], plan, account)
-    league_game_ids = section(
+    game_ids, scored = _read_games(reader, data["games"], plan, account)
+    league_games = section(
         LeagueGame,
         "league_games",
         lambda row, where: {
             **in_league,
             "game_id": ref(game_ids, row.get("game"), f"{where}.game"),
-            "season_id": ref(season_ids, row.get("season"), f"{where}.season"),
-            "night_id": ref(night_ids, row.get("night"), f"{where}.night", nullable=True),
+            "season_id": ref(seasons.keys(), row.get("season"), f"{where}.season"),
+            "night_id": ref(nights.keys(), row.get("night"), f"{where}.night", nullable=True),
         },
         ["game", "season", "night"],
     )
+    record.check_league_games(plan.rows[LeagueGame], plan.rows[Season], nights, scored)
     section(
         Participation,
         "participations",
         lambda row, where: {
             **in_league,
-            "league_game_id": ref(league_game_ids, row.get("league_game"), f"{where}.league_game"),
+            "league_game_id": ref(
+                league_games.keys(), row.get("league_game"), f"{where}.league_game"
+            ),
             "player_id": ref(player_ids, row.get("player"), f"{where}.player"),
-            "season_id": ref(season_ids, row.get("season"), f"{where}.season"),
+            "season_id": ref(seasons.keys(), row.get("season"), f"{where}.season"),
         },
         ["league_game", "player", "season"],
     )
+    record.check_participations(plan.rows[Participation], plan.rows[LeagueGame], scored)
     section(LeagueEvent, "league_events", lambda row, where: in_league, ["user"])
     return plan
 
@@ -187,6 +207,11 @@ def _read_users(reader: Reader, data: Mapping[str, Any], plan: _Plan) -> set[str
     )
     usernames = set()
     for index, row in enumerate(rows):
+        for name in USER_FIELDS:
+            if not isinstance(row[name], str):
+                raise BackupError(
+                    f"users[{index}].{name}: expected text, found {as_in_file(row[name])}."
+                )
         username = row["username"]
         if username not in existing and username not in usernames:
             user = User(**{name: row[name] for name in USER_FIELDS}, is_active=False)
@@ -201,10 +226,13 @@ def _read_users(reader: Reader, data: Mapping[str, Any], plan: _Plan) -> set[str
     return usernames
 
 
-def _read_games(reader: Reader, rows: list, plan: _Plan, account) -> dict[str, int]:
+def _read_games(
+    reader: Reader, rows: list, plan: _Plan, account
+) -> tuple[dict[str, int], dict[int, record.ScoredGame]]:
     """The games with their sides, rounds, scores and history, each scored again through the
-    engine; public id to the file's game id."""
+    engine; public id to the file's game id, and each game as scored by the file's game id."""
     games, all_sides, all_rounds, all_scores, events = [], [], [], [], []
+    scored: dict[int, record.ScoredGame] = {}
     later = []
     for index, row in enumerate(rows):
         where = f"games[{index}]"
@@ -243,6 +271,7 @@ def _read_games(reader: Reader, rows: list, plan: _Plan, account) -> dict[str, i
                 score.side_id = side
                 scores[round_.pk].append(score)
                 all_scores.append(score)
+        unique_rows(Round, rounds, row["rounds"], f"{where}.rounds", within="game")
         for e, event_row in enumerate(reader.items(row, "events", where)):
             here = f"{where}.events[{e}]"
             event = reader.build(GameEvent, event_row, here, {"game_id": game.pk}, ["user"])
@@ -252,12 +281,16 @@ def _read_games(reader: Reader, rows: list, plan: _Plan, account) -> dict[str, i
         seat = {side.position: side for side in sides}
         winner = row["winner"]
         try:
+            if isinstance(winner, bool):  # true is no position, though Python finds it 1
+                raise KeyError(winner)
             winning = seat[winner] if winner is not None else None
         except (KeyError, TypeError):
             raise BackupError(
                 f"{where}.winner: {winner!r} is not the position of a side."
             ) from None
-        check_game(game, sides, rounds, scores, winning)
+        status = check_game(game, sides, rounds, scores, winning, where)
+        in_seats = sorted(sides, key=lambda side: side.position)
+        scored[game.pk] = record.ScoredGame(index, game, in_seats, status)
         later.append((game, winning.pk if winning else None, row["rematch_of"]))
 
     by_public_id = {game.public_id: game.pk for game in games}
@@ -271,7 +304,7 @@ def _read_games(reader: Reader, rows: list, plan: _Plan, account) -> dict[str, i
     plan.rows.update(
         {Game: games, Side: all_sides, Round: all_rounds, RoundScore: all_scores, GameEvent: events}
     )
-    return by_public_id
+    return by_public_id, scored
 
 
 # Checks against the database ----------------------------------------------------------------
@@ -454,8 +487,11 @@ def _write(plan: _Plan, same_players: set[int]) -> League:
     Game._base_manager.bulk_update(
         [game for game, _, _ in plan.links], ["winner", "rematch_of"], batch_size=BATCH
     )
-    # The standings are not in the file (they follow from the participations): rebuilt here.
+    # The ratings are the games': replayed, and the file refused where its own differ. Before
+    # the standings, whose rows are the first to draw ids from a sequence.
     (league,) = plan.rows[League]
+    record.check_ratings(league, plan.rows[Participation], plan.rows[Membership])
+    # The standings are not in the file (they follow from the participations): rebuilt here.
     standings_refresh(league=league.pk)
     # Every deferred constraint is checked before the one step a rollback does not undo.
     if connection.vendor == "postgresql":
@@ -470,17 +506,19 @@ def _usernames(plan: _Plan) -> set[str]:
 
 def league_import(data: Any, *, share_players_with: Collection[str] = ()) -> League:
     """Restore a league from `league_export`'s document, or refuse it changing nothing: not
-    a row, not a sequence. Refused when the database already has its league or any of its
-    games, and when its players are another league's that `share_players_with` does not name."""
+    a row, not a sequence. Every field of the file is checked (`schema`, `checks`, `record`)
+    within the import's transaction before anything is stored, the ratings once the rows are
+    in. Refused when the database already has its league or any of its games, and when its
+    players are another league's that `share_players_with` does not name."""
     check_document(data)
     check_values(data)
-    plan = _read(data)
-    _refuse_clashes(plan)
-    same_players = _same_players(plan, share_players_with)
     try:
         with transaction.atomic():
+            plan = _read(data)
+            _refuse_clashes(plan)
+            same_players = _same_players(plan, share_players_with)
             return _write(plan, same_players)
-    except IntegrityError as error:
+    except (IntegrityError, DataError) as error:
         # The database's own words, on one line (PostgreSQL adds a DETAIL line).
         reason = str(error).strip().splitlines()[0]
         raise BackupError(f"The backup breaks a rule of the database: {reason}") from None

@@ -12,7 +12,7 @@ from leagues import services
 from leagues.models import League, Player
 from leagues.organiser import forms, selectors
 from leagues.organiser.common import form_data, found, organisers_only
-from leagues.selectors import rating_display
+from leagues.selectors import merged_away, rating_display
 from leagues.services import LeagueError
 from scorekeeper.engine.formatting import listing, number, owned
 
@@ -61,7 +61,13 @@ def members(request: HttpRequest, league: League) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @organisers_only
 def member_edit(request: HttpRequest, league: League, player_id: int) -> HttpResponse:
-    player = found(selectors.member_get(league, player_id), Player)
+    player = selectors.member_get(league, player_id)
+    # Merged into another member (an old link, or the form sent after the merge): the members'
+    # page says so; anyone else was never a member here (404).
+    told = merged_away(league, player_id) if player is None else None
+    if told is not None:
+        return _gone(request, league, told)
+    player = found(player, Player)
     linked = selectors.linked_account(league, player)
     initial = {"name": player.name, "username": linked.get_username() if linked else ""}
     form = forms.MemberForm(form_data(request), initial=initial)
@@ -75,6 +81,10 @@ def member_edit(request: HttpRequest, league: League, player_id: int) -> HttpRes
                 user=request.user,
             )
         except LeagueError as error:
+            gone = [message for field, message in error.errors if field == "player"]
+            if gone:
+                # Merged away while this form was on its way: nothing left to edit.
+                return _gone(request, league, gone[0])
             forms.show_errors(form, error.errors, {"user": "username"})
         else:
             messages.success(request, f"{form.cleaned_data['name']} is saved.")
@@ -82,6 +92,12 @@ def member_edit(request: HttpRequest, league: League, player_id: int) -> HttpRes
     other_leagues = selectors.other_leagues(league, player)
     context = {"league": league, "player": player, "form": form, "other_leagues": other_leagues}
     return render(request, "leagues/organiser/member_edit.html", context)
+
+
+def _gone(request: HttpRequest, league: League, told: str) -> HttpResponse:
+    """Back to the members, told why the player is not there to edit."""
+    messages.error(request, told)
+    return redirect("leagues:members", slug=league.slug)
 
 
 @dataclass(frozen=True)

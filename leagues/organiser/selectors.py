@@ -90,7 +90,10 @@ def member_get(league: League, player_id: int) -> Player | None:
 
 def linked_account(league: League, player: Player) -> AbstractBaseUser | None:
     """The account linked to the player in this league (another league's link is its own)."""
-    return Membership.objects.select_related("user").get(league=league, player=player).user
+    # None too when the player went a moment ago (merged away): the edit then says so.
+    membership = Membership.objects.select_related("user").filter(league=league, player=player)
+    found = membership.first()
+    return found.user if found is not None else None
 
 
 def other_leagues(league: League, player: Player) -> list[League]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Sequence
+from decimal import ROUND_HALF_UP, Decimal
+from typing import TypeVar
 
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
 
 from leagues import player_stats, selectors
@@ -52,20 +53,22 @@ def season_rules(league: League, season: Season | None) -> engine.RuleSet:
 
 # Standings -----------------------------------------------------------------------------------
 
+# What a set of cells writes: text for the page and the PDF, numbers for a spreadsheet.
+T = TypeVar("T")
+
 
 def _cells(
-    whole: Callable[[int], str], figure: Callable[[float], str]
-) -> dict[str, Callable[[selectors.StandingRow], str]]:
+    whole: Callable[[int], T], figure: Callable[[float], T], share: Callable[[float], T]
+) -> dict[str, Callable[[selectors.StandingRow], T | str]]:
     """The cells of a row after the position, in the order of `selectors.SORTS` (the page's
-    columns), with whole numbers and figures written by the functions given."""
+    columns), with whole numbers, figures and the win % written by the functions given."""
     return {
         "name": lambda row: row.name,
         "games": lambda row: whole(row.games),
         "wins": lambda row: whole(row.wins),
         "ties": lambda row: whole(row.ties),
         "losses": lambda row: whole(row.losses),
-        # Win % never exceeds 100 nor falls below 0: the one writing suits page and sheet.
-        "win_pct": lambda row: percent(row.win_pct),
+        "win_pct": lambda row: share(row.win_pct),
         "points_for": lambda row: whole(row.points_for),
         "points_against": lambda row: whole(row.points_against),
         "avg_score": lambda row: figure(row.avg_score),
@@ -76,9 +79,19 @@ def _cells(
 
 
 # As the standings page writes them (the same formatter as its `number` and `decimal` filters).
-CELLS = _cells(number, lambda value: decimal(value, 1))
-# For spreadsheets: plain digits and a hyphen-minus, which they read as numbers.
-PLAIN_CELLS = _cells(str, lambda value: floatformat(value, 1))
+CELLS = _cells(number, lambda value: decimal(value, 1), percent)
+
+
+def tenths(value: float) -> Decimal:
+    """A figure to one decimal as a number, rounded as the page's `decimal` rounds it (a half
+    away from zero, from its shortest repr); 0.0, never -0.0."""
+    exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    return exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP) or Decimal("0.0")
+
+
+# For a spreadsheet: numbers, which the CSV writes as numbers; the win % as the page rounds it
+# (never above 100 nor below 0, so `percent` writes it in plain digits).
+SPREADSHEET_CELLS = _cells(int, tenths, lambda value: Decimal(percent(value)))
 
 
 def standings_columns() -> tuple[Column, ...]:
@@ -93,13 +106,12 @@ def standings_columns() -> tuple[Column, ...]:
     )
 
 
-def standings_row(row: selectors.StandingRow, *, plain: bool = False) -> tuple[str, ...]:
+def standings_row(row: selectors.StandingRow) -> tuple[str, ...]:
     """A row of the printed table: what the standings page shows in each cell, its rank first
-    ("=1" when shared); `plain` for a spreadsheet's cells."""
-    cells = PLAIN_CELLS if plain else CELLS
+    ("=1" when shared)."""
     return (
-        row.plain_rank if plain else row.rank,
-        *(cells[key](row) for key in selectors.SORTS),
+        row.rank,
+        *(CELLS[key](row) for key in selectors.SORTS),
         row.last_five or NONE,
     )
 

@@ -3,6 +3,7 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from leagues import roster
 from leagues.models import (
     Attendance,
     League,
@@ -22,6 +23,35 @@ from leagues.services.core import (
 from leagues.services.results import ratings_replay
 from leagues.services.standings import standings_refresh
 
+# Players and leagues are locked FOR NO KEY UPDATE (`no_key=True`): it queues the writers of
+# one player or league, and leaves alone the rows that only refer to them (a standing, an audit
+# entry, an attendance), so that a table finishing never waits for a merge or an edit while
+# holding what they wait for. Every write takes its locks in one order: players by id, a game's
+# rows, leagues by id, then participations, members and the night.
+
+
+def _player_locked(league: League, player: Player, field: str) -> Player:
+    """The player's row again, locked; refused beside `field` when a merge took them away."""
+    locked = Player.objects.select_for_update(no_key=True).filter(pk=player.pk).first()
+    if locked is None:
+        told = merged_away(league, player.pk)
+        raise refusal(field, told or f"{player.name} is no longer a player; nothing was changed.")
+    return locked
+
+
+def _league_locked(league: League) -> League:
+    """The league's row again, locked: its members change one write at a time (an add, a roster
+    import, a merge), each deciding after the one before it committed."""
+    return League.objects.select_for_update(no_key=True).get(pk=league.pk)
+
+
+def _named_member(league: League, name: str) -> str | None:
+    """The name of the league's member called `name` (spaces aside, as a roster import compares
+    names), or None."""
+    wanted = roster.clean_name(name)
+    names = Membership.objects.filter(league=league).values_list("player__name", flat=True)
+    return next((each for each in names if roster.clean_name(each) == wanted), None)
+
 
 @transaction.atomic
 def member_add(
@@ -33,15 +63,26 @@ def member_add(
     user: User,
 ) -> Membership:
     """Add a player to the league: an existing player (from another league) or a new one,
-    linked in this league to `account` if given."""
-    if player is None:
-        player = Player(name=name.strip())
-        full_check(player)
-        player.save()
-    else:
+    linked in this league to `account` if given. A new player is refused when a member has
+    that name already (a form sent twice, or the same name added meanwhile by another organiser
+    or a roster import)."""
+    if player is not None:
         # A merge of this player waits for the add (or the add for the merge), never both
         # moving memberships at once.
-        player = Player.objects.select_for_update().get(pk=player.pk)
+        player = _player_locked(league, player, "name")
+    league = _league_locked(league)
+    if player is None:
+        name = name.strip()
+        taken = _named_member(league, name)
+        if taken is not None:
+            raise refusal(
+                "name",
+                f"{taken} is already a member of {league.name}, so nobody was added. A second "
+                "player of that name needs something to tell them apart, such as an initial.",
+            )
+        player = Player(name=name)
+        full_check(player)
+        player.save()
     membership = Membership(league=league, player=player, user=account)
     save_unique(
         membership,
@@ -65,7 +106,9 @@ def player_update(
 ) -> Player:
     """Rename a member, or link their membership of this league to a user account (which
     makes that account a member of this league, and of no other)."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    # The player first, as a merge locks them: an edit that waited for a merge of this player
+    # is told they went, never a server error.
+    player = _player_locked(league, player, "player")
     membership = Membership.objects.select_for_update().filter(league=league, player=player).first()
     if membership is None:
         raise refusal("player", f"{player.name} is not a member of {league.name}.")
@@ -96,7 +139,7 @@ def _locked_pair(league: League, keep: Player, absorb: Player) -> tuple[Player, 
     either direction) queue instead of deadlocking; refused if one was merged away."""
     locked = {
         p.pk: p
-        for p in Player.objects.select_for_update()
+        for p in Player.objects.select_for_update(no_key=True)
         .filter(pk__in=[keep.pk, absorb.pk])
         .order_by("pk")
     }
@@ -146,7 +189,7 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
     # The leagues whose ratings are replayed, locked (by id) so that two merges in one league
     # replay one after the other rather than each from a stale picture.
     leagues = list(
-        League.objects.select_for_update(of=("self",))
+        League.objects.select_for_update(of=("self",), no_key=True)
         .filter(memberships__player=absorb)
         .order_by("pk")
     )

@@ -53,10 +53,16 @@ def _settle(league_game: LeagueGame) -> None:
 
 
 def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> None:
+    counted = bool(status is not None and status.finished and not league_game.voided)
+    if counted or league_game.ledger is not None:
+        # A game that counts, or did: it may take a ledger place or replay the ratings. Locked
+        # before its participations are read, so that a merge that moved one of them to another
+        # player meanwhile is seen, and before they are written, as a merge locks its leagues
+        # before it moves participations.
+        _ledger_locked(league_game.league_id)
     participations = list(league_game.participations.order_by("side", "place"))
     before = _ranking(participations)
     counted_before = any(p.counted for p in participations)
-    counted = bool(status is not None and status.finished and not league_game.voided)
     figures = side_figures(sides, status) if status is not None else {}
     totals = [status.totals[side.name] for side in sides] if status is not None else []
     for p in participations:
@@ -87,6 +93,8 @@ def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> No
         ],
     )
     if counted and league_game.ledger is None:
+        # Read under the lock: a game that waited for another's place takes the next one, and
+        # rates from the members' ratings that game left.
         league_game.ledger = (
             LeagueGame.objects.filter(league=league_game.league_id).aggregate(m=Max("ledger"))["m"]
             or 0
@@ -100,6 +108,23 @@ def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> No
         standings_refresh(
             league=league_game.league_id, player_ids=[p.player_id for p in participations]
         )
+
+
+def _ledger_locked(league_id: int) -> None:
+    """Lock the league's row until the transaction ends: the rating ledger is then written by
+    one transaction at a time (a place given, the ratings applied or replayed), so that two
+    tables finishing at once take places one after the other and the ratings follow the
+    ledger's order. Locked after the game's rows and before its participations, members and
+    night; a merge locks its players first, then the league. FOR NO KEY UPDATE, as every lock
+    that queues a league's writers: it leaves alone the rows that merely refer to the league
+    (an audit entry, a standing), so that a night closing or a member added never waits for
+    it while holding what it waits for. (SQLite has no row locks: its writes already run one
+    at a time.)"""
+    list(
+        League.objects.select_for_update(no_key=True)
+        .filter(pk=league_id)
+        .values_list("pk", flat=True)
+    )
 
 
 def _ranking(participations: Sequence[Participation]) -> tuple:
@@ -177,6 +202,8 @@ def _rate_one(
 def ratings_replay(*, league: League, start: int | None) -> int:
     """Recompute the league's ratings from ledger position `start` on (None: from the first
     game), after a correction, a void or a merge; returns how many games were rated."""
+    # Already held when a game's change or a merge replays; taken here for any other caller.
+    _ledger_locked(league.pk)
     start = start or 0
     # Every member's skill just before `start`: their last rating from an earlier game.
     earlier = Participation.objects.filter(

@@ -53,13 +53,13 @@ def roster_import(
     first = roster_facts(league=league, organiser=user, rows=rows)
     wanted = sorted(known.player_id for found in first.others.values() for known in found)
     locked = list(
-        Player.objects.select_for_update()
+        Player.objects.select_for_update(no_key=True)
         .filter(pk__in=wanted)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
     # Two imports (a double submit) queue here; the second decides after the first's commit.
-    league = League.objects.select_for_update().get(pk=league.pk)
+    league = League.objects.select_for_update(no_key=True).get(pk=league.pk)
     facts = roster_facts(league=league, organiser=user, rows=rows, players=locked)
     decisions = roster.decide(rows, facts)
     if len(seen) != len(decisions) or not all(

@@ -133,9 +133,33 @@ def game_reopen(*, game: Game, user: User = None) -> Game:
     return game
 
 
+class AlreadyRematched(engine.RoundError):
+    """Refused because the game has its rematch already (a double tap, or another phone at the
+    table); `rematch` is that game, to show instead."""
+
+    def __init__(self, rematch: Game) -> None:
+        super().__init__(
+            [
+                engine.FieldError(
+                    "rematch",
+                    "The rematch was already started, from this phone or another, so no other "
+                    "game was started. This is the rematch.",
+                )
+            ]
+        )
+        self.rematch = rematch
+
+
 @transaction.atomic
 def game_rematch(*, game: Game, user: User = None) -> Game:
-    """A new game with the same rules and sides; the deal moves on one seat."""
+    """A new game with the same rules and sides; the deal moves on one seat. A game has one
+    rematch: asked for again, it is refused with `AlreadyRematched`, naming the one started."""
+    # Locked, so that two taps at once start one game: the second reads after the first's
+    # commit, and finds its rematch.
+    game = game_locked(game)
+    started = game.rematches.order_by("pk").first()
+    if started is not None:
+        raise AlreadyRematched(started)
     sides = list(game.sides.order_by("position"))
     seats = len(dealing_order([len(side.players) for side in sides]))
     rematch = game_start(
@@ -160,6 +184,9 @@ def game_claim(*, game: Game, user: AbstractBaseUser) -> Game:
     game = Game.objects.select_related("owner").select_for_update(of=("self",)).get(pk=game.pk)
     if game.owner_id is not None and game.owner_id != user.pk:
         raise refusal("owner", "This game already belongs to another account.")
+    if game.owner_id == user.pk:
+        # Claimed already (a double tap, or two tabs at once): nothing changes, nothing logged.
+        return game
     before = {"owner": game.owner.get_username() if game.owner else None}
     game.owner = user
     game_save(game, update_fields=["owner", "updated_at"])

@@ -126,9 +126,15 @@ def game_reopen(request: HttpRequest, public_id: str) -> HttpResponse:
 def game_rematch(request: HttpRequest, public_id: str) -> HttpResponse:
     game = game_or_404(public_id)
     scorer_or_403(request, game)
-    rematch = services.game_rematch(game=game, user=request.user)
+    try:
+        rematch = services.game_rematch(game=game, user=request.user)
+    except services.AlreadyRematched as already:
+        # Sent twice, or from two phones: the second goes to the game the first started.
+        rematch = already.rematch
+        messages.info(request, already.errors[0].message)
+    else:
+        messages.success(request, "Rematch started: same rules, same sides, the deal moves on.")
     grant_scoring(request, rematch)
-    messages.success(request, "Rematch started: same rules, same sides, the deal moves on.")
     return redirect("game_detail", public_id=rematch.public_id)
 
 

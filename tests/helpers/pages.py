@@ -83,9 +83,46 @@ def rule_block(html: str, key: str) -> str:
     return found.split("</details>")[0]
 
 
-def csv_rows(response) -> list[list[str]]:
-    """The rows of a CSV download, after checking it is one (UTF-8 with a byte order mark)."""
+def csv_text(response) -> str:
+    """The text of a CSV download, streamed, after checking it is one (UTF-8 with a byte order
+    mark)."""
     assert response.status_code == 200, response.content[:300]
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    assert response.content.startswith(b"\xef\xbb\xbf")
-    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"), newline="")))
+    assert response.streaming
+    content = b"".join(response.streaming_content)
+    assert content.startswith(b"\xef\xbb\xbf")
+    return content.decode("utf-8-sig")
+
+
+def read_csv(text: str, **reading) -> list[list]:
+    """The rows of a CSV file's text as the csv module reads them (`reading`: its options, such
+    as delimiter=";" or quoting=csv.QUOTE_NONNUMERIC)."""
+    return list(csv.reader(io.StringIO(text, newline=""), **reading))
+
+
+def csv_rows(response, **reading) -> list[list]:
+    """The rows of a CSV download (`reading` as for read_csv)."""
+    return read_csv(csv_text(response), **reading)
+
+
+# A cell a spreadsheet may run: one that starts with = + - @ once its leading whitespace (a tab,
+# a line break) is trimmed, as LibreOffice's import can trim it, and is not a plain number.
+_RUNNABLE = re.compile(r"\s*[=+\-@]")
+_PLAIN_NUMBER = re.compile(r"\s*-?[0-9]+(\.[0-9]+)?\s*")
+# The separators a spreadsheet splits a line on: "," in English, ";" in German or French, and
+# a tab for text pasted in.
+SEPARATORS = (",", ";", "\t")
+
+
+def runnable_cells(text: str) -> dict[str, list[str]]:
+    """{separator: the cells a spreadsheet splitting each line on it could run}, the file read
+    by the csv module under each of SEPARATORS; a list stays empty when there is none."""
+    return {
+        separator: [
+            cell
+            for row in read_csv(text, delimiter=separator)
+            for cell in row
+            if _RUNNABLE.match(cell) and not _PLAIN_NUMBER.fullmatch(cell)
+        ]
+        for separator in SEPARATORS
+    }

@@ -1,6 +1,6 @@
 """Ranks in the standings: players the documented tie-breaks cannot separate share a rank ("=1"),
-on the page whatever it is sorted by, in the PDF and in the CSV; a tie-break that separates two
-players gives them ranks of their own."""
+on the page whatever it is sorted by and in the PDF, and in the CSV (rank 1, "Tied": Yes); a
+tie-break that separates two players gives them ranks of their own."""
 
 import dataclasses
 import datetime
@@ -136,13 +136,14 @@ def test_the_standings_csv_has_the_same_ranks(client, league, tied):
 
     rows = csv_rows(client.get(f"/leagues/thursday/seasons/{season.pk}/standings.csv"))
 
-    # A cell starting with "=" is defused with an apostrophe, which a spreadsheet hides: it
-    # shows =1, as the page does.
-    assert [row[:8] for row in rows[1:]] == [
-        ["'=1", "Ann", "2", "1", "1", "0", "0", "100"],
-        ["'=1", "Bob", "2", "1", "1", "0", "0", "100"],
-        ["3", "Cy", "2", "2", "1", "0", "1", "50"],
-        ["4", "Di", "0", "2", "0", "0", "2", "0"],
+    # The rank a number a spreadsheet sorts, and a shared one said in the "Tied" column: "=1"
+    # would be run as a formula, or shown as '=1 once defused.
+    assert rows[0][:3] == ["#", "Tied", "Player"]
+    assert [row[:9] for row in rows[1:]] == [
+        ["1", "Yes", "Ann", "2", "1", "1", "0", "0", "100"],
+        ["1", "Yes", "Bob", "2", "1", "1", "0", "0", "100"],
+        ["3", "No", "Cy", "2", "2", "1", "0", "1", "50"],
+        ["4", "No", "Di", "0", "2", "0", "0", "2", "0"],
     ]
 
 

@@ -1,6 +1,9 @@
 """CSV downloads of a season's games and of the standings: exact rows, UTF-8 with a BOM,
-awkward names quoted and formulas defused, the pages' visibility, and their cost in queries."""
+text quoted and numbers not, formulas defused, ranks as numbers with a "Tied" column, the pages'
+visibility, and their cost in queries. (tests/leagues/public/test_csv_safety.py reads every file
+as a spreadsheet splitting on ";" would.)"""
 
+import csv
 import datetime
 
 import pytest
@@ -8,18 +11,21 @@ from django.template.defaultfilters import floatformat
 
 from leagues import services
 from leagues.models import League, Membership
-from leagues.public.csv_exports import safe_cell
+from leagues.public import documents
 from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
-from tests.helpers.pages import csv_rows
+from tests.helpers.pages import csv_rows, csv_text, read_csv
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
 # For a visitor who is not signed in, as the PDFs: league, seasons, the kept standing rows.
 SEASON_STANDINGS_QUERIES = 3
 ALL_TIME_STANDINGS_QUERIES = 2
-GAMES_QUERIES = 4  # league, seasons, the games with their nights and round counts, their sides
+# League, seasons, the most sides a game has, the games with their nights and round counts, and
+# their sides: the last two read a chunk at a time, side by side.
+GAMES_QUERIES = 5
 
 STANDINGS_HEADER = [
     "#",
+    "Tied",
     "Player",
     "League points",
     "Games",
@@ -68,20 +74,11 @@ def small(organiser):
     return league, players
 
 
-def test_safe_cell_defuses_formulas_but_keeps_numbers():
-    assert [
-        safe_cell(v) for v in ("=1+2", "+1", "-x", "@sum", "\tx", "-12.5", "-3", "3", None)
-    ] == [
-        "'=1+2",
-        "'+1",
-        "'-x",
-        "'@sum",
-        "'\tx",
-        "-12.5",
-        "-3",
-        "3",
-        "",
-    ]
+def test_a_spreadsheets_figures_are_rounded_as_the_page_rounds_them():
+    figures = [documents.tenths(value) for value in (2.675, -2.25, -0.04, 500, 83.35)]
+
+    # A half away from zero, from the shortest repr; never -0.0.
+    assert [str(figure) for figure in figures] == ["2.7", "-2.3", "0.0", "500.0", "83.4"]
 
 
 @pytest.mark.django_db
@@ -96,19 +93,47 @@ def test_season_games_csv_has_a_row_a_game(client, small):
     assert response["Content-Disposition"] == (
         'attachment; filename="thursday-club-autumn-2026-games.csv"'
     )
-    assert csv_rows(response) == [
-        GAMES_HEADER,
-        [
-            "2026-10-01", "2026-10-01", "1", ANN, "500", BOB, "300", ANN, "No", "", "1",
-            f"http://testserver/g/{first.game.public_id}/",
-        ],
-        [
-            "2026-10-08", "2026-10-08", "1", "Zoë", "400", "'" + EVIL, "400", "Tie", "Yes",
-            "Wrong deck, =again", "1", f"http://testserver/g/{second.game.public_id}/",
-        ],
+    assert response["Cache-Control"] == "no-store"
+    # Text quoted (a quote doubled), numbers bare; a formula, even after a comma, defused.
+    first_page = f"http://testserver/g/{first.game.public_id}/"
+    second_page = f"http://testserver/g/{second.game.public_id}/"
+    assert csv_text(response) == (
+        '"Date","Club night","Table","Side 1","Side 1 total","Side 2","Side 2 total","Result",'
+        '"Voided","Void reason","Rounds","Game"\r\n'
+        '"2026-10-01","2026-10-01",1,"Ann ""Ace"", Jr",500,"Bob\nBrown",300,"Ann ""Ace"", Jr",'
+        f'"No","",1,"{first_page}"\r\n'
+        '"2026-10-08","2026-10-08",1,"Zoë",400,"\'=cmd|\' /C calc\'!A0",400,"Tie","Yes",'
+        f'"Wrong deck, \'=again",1,"{second_page}"\r\n'
+    )
+
+
+@pytest.mark.django_db
+def test_a_table_of_three_widens_the_file_and_each_game_keeps_its_own_sides(client, organiser):
+    league = league_with(organiser, play="singles")
+    p = members(league, "Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus")
+    # Table 2 is seated first, so the games' ids run against their tables' order.
+    three = table_game(league, [[p["Eve"]], [p["Fay"]], [p["Gus"]]], date=OCT[0], table=2)
+    play(three, [900, 200, 100])
+    two = table_game(league, [[p["Ann"]], [p["Bob"]]], date=OCT[0], table=1)
+    play(two, [300, 500])
+    waiting = table_game(league, [[p["Cy"]], [p["Di"]]], date=OCT[1])
+    season = league.seasons.get()
+
+    rows = csv_rows(client.get(f"/leagues/thursday/seasons/{season.pk}/games.csv"))
+
+    assert rows[0][3:10] == [
+        "Side 1", "Side 1 total", "Side 2", "Side 2 total", "Side 3", "Side 3 total", "Result",
     ]  # fmt: skip
-    # The quoting is the csv module's: a comma or a line break puts the cell in quotes.
-    assert b'"Ann ""Ace"", Jr"' in response.content and b'"Bob\nBrown"' in response.content
+    assert [row[:2] for row in rows[1:]] == [["2026-10-01"] * 2] * 2 + [["2026-10-08"] * 2]
+    # Table, the sides and their totals, result, voided, reason, rounds.
+    assert [row[2:13] for row in rows[1:]] == [
+        ["1", "Ann", "300", "Bob", "500", "", "", "Bob", "No", "", "1"],
+        ["2", "Eve", "900", "Fay", "200", "Gus", "100", "Eve", "No", "", "1"],
+        ["1", "Cy", "0", "Di", "0", "", "", "In progress", "No", "", "0"],
+    ]
+    assert [row[13] for row in rows[1:]] == [
+        f"http://testserver/g/{game.game.public_id}/" for game in (two, three, waiting)
+    ]
 
 
 @pytest.mark.django_db
@@ -122,14 +147,24 @@ def test_season_standings_csv_has_the_columns_of_the_page(client, small):
         'attachment; filename="thursday-club-autumn-2026-standings.csv"'
     )
     ann, bob, zoe, evil = (rating(league, players[name]) for name in (ANN, BOB, "Zoë", EVIL))
-    assert csv_rows(response) == [
+    text = csv_text(response)
+    # The figures as the page rounds them, bare, in plain digits with a hyphen-minus.
+    assert text.split("\r\n")[1:] == [
+        f'1,"No","Ann ""Ace"", Jr",2,1,1,0,0,100,500,300,500.0,200.0,{ann},"W"',
+        # Tied on everything, the two share second place: rank 2, tied, in name order ("="
+        # comes before "Z"); the formula is defused.
+        f'2,"Yes","\'=cmd|\' /C calc\'!A0",1,1,0,1,0,50,400,400,400.0,0.0,{evil},"T"',
+        f'2,"Yes","Zoë",1,1,0,1,0,50,400,400,400.0,0.0,{zoe},"T"',
+        f'4,"No","Bob\nBrown",0,1,0,0,1,0,300,500,300.0,-200.0,{bob},"L"',
+        "",
+    ]
+    # Read as the csv module reads numbers (QUOTE_NONNUMERIC): every unquoted cell a float.
+    assert read_csv(text, quoting=csv.QUOTE_NONNUMERIC) == [
         STANDINGS_HEADER,
-        ["1", ANN, "2", "1", "1", "0", "0", "100", "500", "300", "500.0", "200.0", ann, "W"],
-        # Tied on everything, the two share second place ("=2", defused as a formula would be,
-        # which a spreadsheet shows as =2) and are in name order: "=" comes before "Z".
-        ["'=2", "'" + EVIL, "1", "1", "0", "1", "0", "50", "400", "400", "400.0", "0.0", evil, "T"],
-        ["'=2", "Zoë", "1", "1", "0", "1", "0", "50", "400", "400", "400.0", "0.0", zoe, "T"],
-        ["4", BOB, "0", "1", "0", "0", "1", "0", "300", "500", "300.0", "-200.0", bob, "L"],
+        [1, "No", ANN, 2, 1, 1, 0, 0, 100, 500, 300, 500, 200, float(ann), "W"],
+        [2, "Yes", "'" + EVIL, 1, 1, 0, 1, 0, 50, 400, 400, 400, 0, float(evil), "T"],
+        [2, "Yes", "Zoë", 1, 1, 0, 1, 0, 50, 400, 400, 400, 0, float(zoe), "T"],
+        [4, "No", BOB, 0, 1, 0, 0, 1, 0, 300, 500, 300, -200, float(bob), "L"],
     ]  # fmt: skip
 
 
@@ -143,11 +178,11 @@ def test_all_time_standings_csv(client, small):
     )
     rows = csv_rows(response)
     assert rows[0] == STANDINGS_HEADER
-    assert [row[:3] for row in rows[1:]] == [
-        ["1", ANN, "2"],
-        ["'=2", "'" + EVIL, "1"],
-        ["'=2", "Zoë", "1"],
-        ["4", BOB, "0"],
+    assert [row[:4] for row in rows[1:]] == [
+        ["1", "No", ANN, "2"],
+        ["2", "Yes", "'" + EVIL, "1"],
+        ["2", "Yes", "Zoë", "1"],
+        ["4", "No", BOB, "0"],
     ]
 
 
