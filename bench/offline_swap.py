@@ -10,8 +10,11 @@ game for offline use (data-offline-kept). Then, timed in the page (performance.n
    (the engine loaded while the page was idle);
 2. from the game page offline, "Enter round" tapped: the round form swapped in place
    (static/js/offline/swap.js, the engine kept running), then its first breakdown;
-3. `changes` more changes on that form, one field each (median and max).
+3. `changes` more changes on that form, one field each (median, 95th percentile and max).
 The issue's targets: 1 under 1 s, 2 under 300 ms, 3 under 50 ms. --smoke: 10 changes (CI's).
+A change is timed from the field's input event to the moment the new breakdown is in the page,
+noticed by a MutationObserver (polling with a timer added up to 4 ms of its own to each change,
+and more when the timer fired late).
 """
 
 import argparse
@@ -45,15 +48,20 @@ FILL = """fields => {
 CHANGE = """async ([name, value]) => {
   const input = document.querySelector(`form.round-form [name="${name}"]`);
   const before = document.querySelector("#preview");
+  const drawn = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      const now = document.querySelector("#preview");
+      if (now !== before && now.querySelector(".new-totals")) {
+        observer.disconnect();
+        resolve(performance.now());
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  });
   const start = performance.now();
   input.value = value;
   input.dispatchEvent(new Event("input", { bubbles: true }));
-  for (;;) {
-    const now = document.querySelector("#preview");
-    if (now !== before && now.querySelector(".new-totals")) break;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  return performance.now() - start;
+  return (await drawn) - start;
 }"""
 # "Enter round" tapped on the game page: the time until the round form is in the page.
 OPEN = """async () => {
@@ -117,8 +125,12 @@ def main(changes: int) -> int:
     line("round form opened offline, tap to its first breakdown", opened + breakdown, "opened")
     print(f"    of which the form swapped in: {opened:.0f} ms, its breakdown: {breakdown:.0f} ms")
     median, most = statistics.median(times), max(times)
+    p95 = sorted(times)[max(0, -(-95 * len(times) // 100) - 1)]
     met = "met" if most < TARGETS["change"] else "NOT met"
-    print(f"  each change, {len(times)} changes: median {median:.1f} ms, max {most:.1f} ms")
+    print(
+        f"  each change, {len(times)} changes: median {median:.1f} ms, "
+        f"95th percentile {p95:.1f} ms, max {most:.1f} ms"
+    )
     print(f"    median {ratio(median, hello)}; target under {TARGETS['change']} ms {met}")
     return 0
 

@@ -9,6 +9,7 @@ one, never show an old scoreboard. What differs between viewers (may they score,
 the CSRF token, the messages, the paper sizes, the league's context) is drawn at each request.
 """
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from functools import cache
@@ -18,17 +19,17 @@ from django.conf import settings
 from django.core.cache import cache as django_cache
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper import engine
-from scorekeeper.engine.formatting import number, rule_set_name, signed
+from scorekeeper.engine.formatting import rule_set_name
 from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.games import live
 from scorekeeper.games.charts import running_totals_chart
 from scorekeeper.games.presenters import end_condition, to_win
 from scorekeeper.games.selectors import GameView, game_loaded, game_view
-from scorekeeper.models import Game, Round, RoundScore
+from scorekeeper.models import Game
+from scorekeeper.portable import fragments
 
 # Long enough to serve a whole club night from one entry; an entry of an older version is
 # never asked for again and goes when the cache needs the room or this runs out.
@@ -51,7 +52,7 @@ class GamePage:
     final_score: str  # `Ann 1,990, Bob 625`
     next_round: int | None
     dealer: str
-    meld: tuple[tuple[str, str], ...]  # (side's name, opening meld needed)
+    meld: tuple[tuple[str, int], ...]  # (side's name, opening meld needed)
     to_win: tuple[str, ...]
     scores_html: str
 
@@ -86,23 +87,24 @@ def _made(view: GameView) -> GamePage:
     winner = ""
     if game.finished and not game.tie and game.winner_id is not None:
         name = next(side.name for side in view.sides if side.pk == game.winner_id)
-        winner = f"{name} win{'s' if rules.words['side'] == 'player' else ''}!"
+        winner = fragments.winner_text(name, rules.words["side"])
     scored = view.rows
-    rows = "".join(_score_row(game, stored, names, scores) for stored, scores in scored)
     chart = running_totals_chart(
         list(names),
         [[score.running_total for score in scores] for _, scores in scored],
         target=rules.target_score,
     )
-    scores_html = render_to_string(
-        "scorekeeper/_game_scores.html",
-        {
-            "rows": mark_safe(rows),  # noqa: S308 - escaped by _score_row
-            "names": names,
-            "totals": [number(total) for total in view.totals],
-            "chart": chart,
-        },
+    scoreboard = fragments.scoreboard_html(
+        names,
+        [
+            {"number": stored.number, "scores": [(s.points, s.running_total) for s in scores]}
+            for stored, scores in scored
+        ],
+        view.totals,
+        round_url=functools.partial(_round_url, game.public_id),
+        panel=True,
     )
+    scores_html = scoreboard + render_to_string("scorekeeper/_game_chart.html", {"chart": chart})
     return GamePage(
         title=" vs ".join(names),
         names=names,
@@ -113,32 +115,18 @@ def _made(view: GameView) -> GamePage:
         ended_by_hand=game.ended_by_hand,
         tie=game.tie,
         winner=winner,
-        final_score=", ".join(
-            f"{name} {number(total)}" for name, total in zip(names, view.totals, strict=True)
-        ),
+        final_score=fragments.final_score_text(list(zip(names, view.totals, strict=True))),
         next_round=view.next_round,
         dealer=view.dealer.player if view.dealer else "",
         # No meld to show once the game is over.
-        meld=tuple(zip(names, map(number, view.meld), strict=False)),
+        meld=tuple(zip(names, view.meld, strict=False)),
         to_win=() if game.finished else tuple(to_win(rules, list(names), view.totals)),
         scores_html=str(scores_html),
     )
 
 
-def _score_row(game: Game, stored: Round, names: tuple[str, ...], scores: list[RoundScore]) -> str:
-    """A round's row of the scoreboard, each cell a link to its breakdown: built as plain text
-    (every value escaped) rather than by the template, which spent more on each of a long game's
-    cells than on the rest of the page."""
-    url = escape(reverse("round_detail", args=[game.public_id, stored.number]))
-    cells = "".join(
-        f'<td><a href="{url}" hx-get="{url}" hx-target="#breakdown-panel">'
-        f'<span class="visually-hidden">Round {stored.number}, {escape(name)}: </span>'
-        f'<span class="points">{signed(score.points)}</span>'
-        f'<span class="visually-hidden">, total</span> '
-        f'<span class="running">{number(score.running_total)}</span></a></td>'
-        for name, score in zip(names, scores, strict=True)
-    )
-    return f'<tr><th scope="row"><a href="{url}">{stored.number}</a></th>{cells}</tr>\n'
+def _round_url(public_id: str, number: int) -> str:
+    return reverse("round_detail", args=[public_id, number])
 
 
 def _house_rules(game: Game, rules: engine.RuleSet) -> str:
@@ -149,7 +137,8 @@ def _house_rules(game: Game, rules: engine.RuleSet) -> str:
 def _code_version() -> str:
     """A digest of the code and templates that draw the parts, so that a cache shared by app
     processes of two releases (Redis, during a deploy) never gives one the other's HTML."""
-    root = Path(__file__).resolve().parent
+    # The whole package: the scoreboard is drawn by scorekeeper/portable/fragments.py.
+    root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     files = sorted(root.rglob("*.py")) + sorted(
         Path(settings.BASE_DIR, "templates", "scorekeeper").glob("*.html")

@@ -20,7 +20,7 @@ from typing import Any
 from scorekeeper import engine
 from scorekeeper.engine.formatting import listing, number, signed
 from scorekeeper.engine.seating import dealer_seat
-from scorekeeper.portable import round_fields, start_fields
+from scorekeeper.portable import fragments, round_fields, start_fields
 
 Json = dict[str, Any]
 
@@ -80,8 +80,14 @@ def _rounds(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]]) -
 
 
 def _status(
-    snapshot: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]], *, finished: bool
+    snapshot: Mapping[str, Any],
+    rounds: Sequence[Mapping[str, Any]],
+    *,
+    finished: bool,
+    before: engine.GameStatus | None = None,
 ) -> engine.GameStatus:
+    """The game after `rounds`; with `before` (the game as it stood after its earlier rounds),
+    only `rounds` are scored, and its `rounds` holds only them, numbered in the whole game."""
     names = list(snapshot["sides"])
     inputs = [
         {
@@ -93,8 +99,12 @@ def _status(
         }
         for r in rounds
     ]
-    return engine.game_status(
-        _rules(snapshot), names, inputs, finished=finished, decks=snapshot.get("decks")
+    start = None
+    if before is not None:
+        played = before.rounds[-1].round if before.rounds else 0
+        start = {"totals": dict(before.totals), "rounds": played}
+    return engine.game_status_after(
+        _rules(snapshot), names, start, inputs, finished=finished, decks=snapshot.get("decks")
     )
 
 
@@ -131,10 +141,14 @@ def _errors(errors: Sequence[engine.FieldError], keys: set[str]) -> list[Json]:
     ]
 
 
-def game_view(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]]) -> Json:
+def game_view(
+    snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]], can_score: bool = True
+) -> Json:
     """The game page with the waiting rounds counted in: rounds, totals, who deals next and the
-    opening melds. When the engine refuses the waiting rounds, the last ones are left out until
-    it does not: their keys are in `left_out`, the engine's reasons in `errors`."""
+    opening melds, and the page's pieces as the server draws them (`state_html`, `scores_html`,
+    `dealer_html`; Enter round only where `can_score`). When the engine refuses the waiting
+    rounds, the last ones are left out until it does not: their keys are in `left_out`, the
+    engine's reasons in `errors`."""
     names = list(snapshot["sides"])
     rules = _rules(snapshot)
     rounds = _rounds(snapshot, waiting)
@@ -157,7 +171,11 @@ def game_view(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]])
     dealer = _dealer(snapshot, status.next_round)[1] if status.next_round else None
     melds = [status.meld_requirement[name] for name in names] if status.meld_requirement else []
     lines = [] if status.finished else to_win(rules, names, totals)
+    pieces = _page_pieces(
+        snapshot, rules, names, rounds, status, dealer, melds, lines, can_score=can_score
+    )
     return {
+        **pieces,
         "id": snapshot.get("id"),
         "sides": names,
         "rounds": [
@@ -200,25 +218,138 @@ def game_view(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]])
     }
 
 
+def _page_pieces(
+    snapshot: Mapping[str, Any],
+    rules: engine.RuleSet,
+    names: list[str],
+    rounds: Sequence[Mapping[str, Any]],
+    status: engine.GameStatus,
+    dealer: str | None,
+    melds: Sequence[int],
+    to_win_lines: Sequence[str],
+    *,
+    can_score: bool,
+) -> Json:
+    """The game page's next round (or result), scoreboard and dealer line, as HTML."""
+    public_id = str(snapshot.get("id") or "")
+    if status.finished:
+        winner = "" if status.tie or not status.winner else status.winner
+        state = fragments.result_section_html(
+            tie=bool(status.tie),
+            winner=fragments.winner_text(winner, rules.words["side"]) if winner else "",
+            final_score=fragments.final_score_text([(n, status.totals[n]) for n in names]),
+        )
+        dealer_line = ""
+    else:
+        state = fragments.next_round_html(
+            next_round=status.next_round,
+            dealer=dealer or "",
+            melds=list(zip(names, melds, strict=True)),
+            to_win=to_win_lines,
+            enter_url=f"{fragments.game_path(public_id)}rounds/new/" if can_score else None,
+        )
+        dealer_line = fragments.dealer_html(dealer or "", list(zip(names, melds, strict=True)))
+    scores = fragments.scoreboard_html(
+        names,
+        [
+            {
+                "number": stored["number"],
+                "waiting": stored["waiting"],
+                "scores": [(scored.scores[n], scored.totals[n]) for n in names],
+            }
+            for stored, scored in zip(rounds, status.rounds, strict=True)
+        ],
+        [status.totals[n] for n in names],
+        round_url=lambda number_: fragments.round_path(public_id, number_),
+        panel=False,
+    )
+    return {"state_html": state, "scores_html": scores, "dealer_html": dealer_line}
+
+
 GAME_OVER = "The game is over; reopen it or correct a round instead."
 
 
-def _over(snapshot: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether the game is over with these rounds: ended by hand, or by its rules."""
+def _over(snapshot: Mapping[str, Any], played: engine.GameStatus | None) -> bool:
+    """Whether the game is over after the rounds `played` scored (`_played`): ended by hand, or
+    by its rules."""
     if snapshot.get("ended_by_hand"):
         return True
+    # Rounds the engine refuses (None) are the game page's to report; the round itself is checked.
+    return played is not None and played.finished
+
+
+def _played(
+    snapshot: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]
+) -> engine.GameStatus | None:
+    """The game after `rounds`, as its rules end it (not by hand); None when the engine refuses
+    them. The rounds before the one a form is for stay the same at every keystroke, so the
+    answer is kept, keyed by what it is scored from: a change then scores one round, not the
+    whole game again."""
     try:
-        return _status(snapshot, rounds, finished=False).finished
+        text = json.dumps(
+            [
+                snapshot["rules"],
+                snapshot["sides"],
+                snapshot.get("decks"),
+                [[r["ended_by"], r["entry"]] for r in rounds],
+            ],
+            sort_keys=True,
+        )
+    except (TypeError, ValueError):
+        # Not JSON, so not from a phone (only a Python caller can pass it): scored, not kept.
+        return _played_now(snapshot, rounds)
+    return _played_from_text(text)
+
+
+# A phone has one round form open at a time; a few more cover a form and its correction.
+@functools.lru_cache(maxsize=4)
+def _played_from_text(text: str) -> engine.GameStatus | None:
+    rules, sides, decks, rounds = json.loads(text)
+    return _played_now(
+        {"rules": rules, "sides": sides, "decks": decks},
+        [{"ended_by": ended_by, "entry": entry} for ended_by, entry in rounds],
+    )
+
+
+def _played_now(
+    snapshot: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]
+) -> engine.GameStatus | None:
+    try:
+        return _status(snapshot, rounds, finished=False)
     except engine.RoundError:
-        # Rounds the engine refuses are the game page's to report; the round itself is checked.
-        return False
+        return None
+
+
+def _with_round(
+    snapshot: Mapping[str, Any],
+    rounds: Sequence[Mapping[str, Any]],
+    candidate: Mapping[str, Any],
+    earlier: engine.GameStatus | None,
+) -> engine.GameStatus:
+    """The game with `candidate` at its number, a new round or one of `rounds` corrected (the
+    rounds after it then follow it), scored from `earlier` (the game after the rounds before
+    it): the same status, or the same RoundError, as scoring every round gives."""
+    number = int(candidate["number"])
+    before, after = rounds[: number - 1], rounds[number:]
+    finished = bool(snapshot.get("ended_by_hand")) and number <= len(rounds)
+    if earlier is not None:
+        try:
+            return _status(snapshot, [candidate, *after], finished=finished, before=earlier)
+        except engine.RoundError as error:
+            if not any(item.path.startswith("before") for item in error.errors):
+                raise
+    # The rounds before it refused (their reasons are given as every round scored gives them),
+    # or a game longer than the engine takes as a starting point: every round is scored.
+    return _status(snapshot, [*before, candidate, *after], finished=finished)
 
 
 def round_preview(
     snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]], form: Mapping[str, str]
 ) -> Json:
     """The round form's live breakdown, as the server's round page previews it: the round as
-    the engine takes it (what Save stores), each error at its field, or every side's lines."""
+    the engine takes it (what Save stores), each error at its field, or every side's lines;
+    and the breakdown and the note beside Save as the server's page draws them
+    (`preview_html`, `summary_html`)."""
     names = list(snapshot["sides"])
     rules = _rules(snapshot)
     rounds = _rounds(snapshot, waiting)
@@ -227,7 +358,9 @@ def round_preview(
     dealer_side = _dealer(snapshot, round_number)[0]
     ended_by, entry, errors = round_fields.parse(rules, len(names), form, dealer_side)
     status = None
-    if round_number > len(rounds) and _over(snapshot, rounds):
+    # Every round before this one: all of them for a new round, whose game may be over.
+    earlier = _played(snapshot, rounds[: round_number - 1])
+    if round_number > len(rounds) and _over(snapshot, earlier):
         # As the server refuses it (rounds.services.round_record), before any field is looked at.
         errors.append(engine.FieldError("", GAME_OVER))
     elif round_number > len(rounds) + 1:
@@ -240,17 +373,8 @@ def round_preview(
         )
     else:
         candidate = {"number": round_number, "ended_by": ended_by, "entry": entry}
-        replaced = [*rounds]
-        if round_number <= len(replaced):
-            replaced[round_number - 1] = candidate
-        else:
-            replaced.append(candidate)
         try:
-            status = _status(
-                snapshot,
-                replaced,
-                finished=bool(snapshot.get("ended_by_hand")) and round_number <= len(rounds),
-            )
+            status = _with_round(snapshot, rounds, candidate, earlier)
         except engine.RoundError as error:
             errors.extend(round_fields.round_errors(error, round_number))
     out: Json = {
@@ -264,9 +388,22 @@ def round_preview(
         "totals_after": [],
     }
     if status is not None and not errors:
-        scored = status.rounds[round_number - 1]
+        scored = next(r for r in status.rounds if r.round == round_number)
         out["sides"] = _breakdown(scored)
         out["totals_after"] = _totals(names, scored.totals)
+        out["preview_html"] = fragments.preview_html(
+            number_=round_number,
+            sides=scored.result.sides,
+            totals=[(name, scored.totals[name]) for name in names],
+        )
+        out["summary_html"] = ""
+    else:
+        out["preview_html"] = fragments.preview_html(
+            number_=round_number, note=fragments.PREVIEW_FIX
+        )
+        # The form is built for its errors only: a round that scores has nothing beside Save.
+        placed = round_fields.build(rules, names, form, dealer_side, errors)
+        out["summary_html"] = fragments.save_summary_html(placed, number_=round_number)
     return out
 
 
@@ -336,6 +473,13 @@ def round_lines(
         "ok": True,
         "sides": _breakdown(scored),
         "totals_after": _totals(names, scored.totals),
+        # Each side's lines as the round pages draw them, under the version's own heading.
+        "sides_html": [
+            fragments.breakdown_html(
+                side.name, side.total, side.lines, level=4, total=scored.totals[side.name]
+            )
+            for side in scored.result.sides
+        ],
     }
 
 
@@ -462,4 +606,8 @@ def round_form(snapshot: Mapping[str, Any], waiting: Sequence[Mapping[str, Any]]
         "sides": sides,
         "meld_requirement": view["meld_requirement"],
         "totals": view["totals"],
+        # The form as the server's round page draws it, empty.
+        "fields_html": fragments.round_fields_html(form, names, stock=round_fields.STOCK),
+        "dealer_html": view["dealer_html"],
+        "preview_html": fragments.preview_html(number_=round_number),
     }

@@ -1,7 +1,4 @@
-import html
-
 from django import template
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper import engine
@@ -10,6 +7,7 @@ from scorekeeper.engine import formatting
 from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.games.presenters import rules_card as _rules_card
 from scorekeeper.offline import pack as offline
+from scorekeeper.portable import fragments
 
 register = template.Library()
 
@@ -87,12 +85,71 @@ def error_slots_oob(slots) -> SafeString:
     about 80 of them."""
     parts = []
     for slot, errors in slots:
-        shown = "".join(
-            f'<p class="field-error" role="alert">{conditional_escape(message)}</p>'
-            for message in errors
-        )
-        # The standard library's escape, which Django's wraps (the same characters), without
-        # the lazy-string wrapper's cost at each of the ~80 slots.
-        slot_id = html.escape(slot)
+        slot_id = fragments.esc(slot)
+        shown = fragments.errors_html(errors)
         parts.append(f'<div id="err-{slot_id}" class="errors" hx-swap-oob="true">{shown}\n</div>')
     return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped
+
+
+# The pieces the phone draws too: one renderer, scorekeeper.portable.fragments ----------------
+
+
+def _side_name(side) -> str:
+    return getattr(side, "name", side)
+
+
+@register.simple_tag
+def round_fields(form) -> str:
+    """The round form's fields, as the phone draws them offline."""
+    return fragments.round_fields_html(form, [_side_name(block.side) for block in form.blocks])
+
+
+@register.simple_tag
+def save_summary(form, number: int, editing: bool = False) -> str:
+    """What stops the round, beside Save."""
+    return fragments.save_summary_html(form, number_=number, editing=editing)
+
+
+@register.simple_tag
+def round_preview(preview, number: int, form) -> str:
+    """The round form's breakdown: the previewed round's lines, or why there are none."""
+    if preview:
+        return fragments.preview_html(
+            number_=number, sides=preview.result.sides, totals=list(preview.totals.items())
+        )
+    note = fragments.PREVIEW_FIX if form.has_errors else fragments.PREVIEW_EMPTY
+    return fragments.preview_html(number_=number, note=note)
+
+
+@register.simple_tag
+def breakdown(side, score, level: int = 2) -> str:
+    """A stored round's lines for one side, with the total after it."""
+    return fragments.breakdown_html(
+        side.name, score.points, score.lines, level=level, total=score.running_total
+    )
+
+
+@register.simple_tag
+def dealer_line(dealer, sides, melds) -> str:
+    """`Ann deals. Opening meld: Ann 50, Bob 90.`"""
+    return fragments.dealer_html(
+        dealer.player, [(side.name, meld) for side, meld in zip(sides, melds, strict=True)]
+    )
+
+
+@register.simple_tag
+def next_round(page, enter_url: str | None = None) -> str:
+    """The game page's next round, with the way to enter it where `enter_url` is given."""
+    return fragments.next_round_html(
+        next_round=page.next_round,
+        dealer=page.dealer,
+        melds=page.meld,
+        to_win=page.to_win,
+        enter_url=enter_url or None,
+    )
+
+
+@register.simple_tag
+def result(page) -> str:
+    """A finished game's headline and final score."""
+    return fragments.result_html(tie=page.tie, winner=page.winner, final_score=page.final_score)

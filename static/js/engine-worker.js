@@ -7,6 +7,12 @@
 // cross into Python as JSON text, so only plain objects, arrays, strings, numbers and booleans
 // travel, never Python proxies that would have to be freed.
 //
+// Arguments that stay the same over many calls (a game and its waiting rounds, the same at every
+// keystroke of a round form) are held here instead of crossing at each call: a message with
+// `key` calls fn(...held, ...args) with the arguments held under that key, and one with `key` and
+// `held` holds them first. The worker holds a few such lists; one it no longer holds answers
+// {id, ok: false, gone: true}, and the caller sends it again (engine.js does).
+//
 // Where things are: the worker's own query string (?engine=<zip URL>&index=<Pyodide folder>),
 // or `engine` and `index` in the first message.
 
@@ -15,9 +21,12 @@ const EXTRACT_DIR = "/home/pyodide/packed";
 // Pyodide never settles when its WebAssembly is refused (a Content-Security-Policy, a broken
 // download): a load still going after this long is reported as failed, not waited on forever.
 const LOAD_LIMIT_MS = 120000;
+// A page has one round form open at a time; a few more cover the page before it.
+const HELD_MAX = 4;
 
 let python = null; // Pyodide, loaded once
-let runtime = null; // the call function, once the engine zip is unpacked and imported
+let runtime = null; // the Python functions below, once the engine zip is unpacked and imported
+const heldKeys = []; // the keys of the argument lists Python holds, oldest first
 
 // A step that failed (no connection, say) is tried again by the next message, not kept.
 function retried(promise, forget) {
@@ -59,17 +68,31 @@ function start(engineUrl, indexURL) {
       }
       pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: EXTRACT_DIR });
       // One Python function does the JSON both ways, so a call is one crossing of the boundary.
-      return pyodide.runPython(`
-import json, sys
+      pyodide.runPython(`
+import gc, json, sys
 if ${JSON.stringify(EXTRACT_DIR)} not in sys.path:
     sys.path.insert(0, ${JSON.stringify(EXTRACT_DIR)})
 from scorekeeper.portable import phone
 
-def call(fn, args):
-    return json.dumps(getattr(phone, fn)(*json.loads(args)), ensure_ascii=False)
+# What is loaded so far lives as long as the worker. Frozen, it is left out of the garbage
+# collector's full passes, which otherwise walk it all (about 20 ms in Pyodide) at whatever
+# keystroke happens to start one.
+gc.freeze()
 
-call
+held = {}
+
+def call(fn, args, key=""):
+    leading = held[key] if key else []
+    return json.dumps(getattr(phone, fn)(*leading, *json.loads(args)), ensure_ascii=False)
+
+def hold(key, args):
+    held[key] = json.loads(args)
+
+def drop(key):
+    held.pop(key, None)
 `);
+      const names = ["call", "hold", "drop"];
+      return Object.fromEntries(names.map((name) => [name, pyodide.globals.get(name)]));
     })(),
     () => {
       runtime = null;
@@ -86,10 +109,17 @@ function reason(error) {
 
 const here = new URL(self.location.href).searchParams;
 
+function hold(python, key, args) {
+  python.hold(key, JSON.stringify(args));
+  if (heldKeys.includes(key)) heldKeys.splice(heldKeys.indexOf(key), 1);
+  heldKeys.push(key);
+  while (heldKeys.length > HELD_MAX) python.drop(heldKeys.shift());
+}
+
 self.addEventListener("message", async (event) => {
-  const { id, fn, args, engine, index } = event.data || {};
+  const { id, fn, args, engine, index, key: kept, held } = event.data || {};
   try {
-    const call = await start(engine || here.get("engine"), index || here.get("index"));
+    const python = await start(engine || here.get("engine"), index || here.get("index"));
     if (fn === "ping") {
       self.postMessage({ id, ok: true, result: "ready" });
       return;
@@ -97,7 +127,13 @@ self.addEventListener("message", async (event) => {
     if (!PHONE_FUNCTIONS.has(fn)) {
       throw new Error(`The engine has no function ${fn}.`);
     }
-    const result = JSON.parse(call(fn, JSON.stringify(args ?? [])));
+    const key = kept === undefined ? "" : String(kept);
+    if (key && held !== undefined) hold(python, key, held);
+    if (key && !heldKeys.includes(key)) {
+      self.postMessage({ id, ok: false, gone: true, error: "The engine no longer holds these arguments." });
+      return;
+    }
+    const result = JSON.parse(python.call(fn, JSON.stringify(args ?? []), key));
     self.postMessage({ id, ok: true, result });
   } catch (error) {
     self.postMessage({ id, ok: false, error: reason(error) });

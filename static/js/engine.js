@@ -4,6 +4,8 @@
 //   import * as engine from "./engine.js";   // always relative, so every page shares one worker
 //   engine.warm();                           // on a game page: load once the page is idle
 //   const view = await engine.call("game_view", snapshot, waiting);
+//   const run = engine.keep(snapshot, waiting);   // sent to the worker once, not at every call
+//   const preview = await run("round_preview", fields);   // round_preview(snapshot, waiting, fields)
 //   await engine.ready;                      // resolves when the runtime has first loaded
 //
 // A call that fails to start the runtime (no connection and nothing cached) rejects with the
@@ -19,6 +21,7 @@ function meta(name) {
 
 let worker = null;
 let nextId = 1;
+let nextKey = 1;
 const pending = new Map();
 let settle = null;
 
@@ -41,11 +44,11 @@ function failAll(message) {
   settle.reject(new Error(message));
 }
 
-function send(fn, args) {
+function send(fn, args, extra = {}) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    worker.postMessage({ id, fn, args });
+    worker.postMessage({ id, fn, args, ...extra });
   });
 }
 
@@ -60,7 +63,7 @@ function start() {
     if (!waiter) return;
     pending.delete(data.id);
     if (data.ok) waiter.resolve(data.result);
-    else waiter.reject(new Error(data.error));
+    else waiter.reject(Object.assign(new Error(data.error), { gone: Boolean(data.gone) }));
   });
   worker.addEventListener("error", (event) => {
     // The script itself did not load or run: the next call starts a new worker.
@@ -75,6 +78,28 @@ function start() {
 export function call(fn, ...args) {
   start();
   return send(fn, args);
+}
+
+/** Arguments that stay the same over many calls (a game and its waiting rounds while a round form
+ *  is typed in), sent to the worker once instead of with every call: a large game then costs
+ *  nothing per keystroke to send and to read into Python. Answers run(fn, ...args), which calls
+ *  fn(...leading, ...args) as call() would; `leading` must not change afterwards (keep new ones
+ *  instead). A worker started anew, or one that has let them go, is sent them again. */
+export function keep(...leading) {
+  const key = nextKey++;
+  let holder = null; // the worker last sent them
+  return async function run(fn, ...args) {
+    start();
+    if (holder === worker) {
+      try {
+        return await send(fn, args, { key });
+      } catch (error) {
+        if (!error.gone) throw error;
+      }
+    }
+    holder = worker;
+    return send(fn, args, { key, held: leading });
+  };
 }
 
 /** Whether the engine answers within `ms` (starting it if need be): true once its runtime has

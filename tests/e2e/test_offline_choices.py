@@ -7,10 +7,9 @@ The screenshots are under e2e-screenshots/offline-choices-<test>/ at 360 px and 
 """
 
 import re
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from scorekeeper.engine.formatting import number
 from scorekeeper.games import services
@@ -18,24 +17,9 @@ from scorekeeper.games.selectors import game_view
 from scorekeeper.models import Game
 from scorekeeper.portable.start_fields import SideSpec
 from scorekeeper.rounds.services import round_record
-from tests.helpers.journeys import AXE_URL, SCREENSHOTS, Journey, assert_fits
-from tests.helpers.offline_browser import go_offline, go_online
-from tests.helpers.paths import REPO
+from tests.helpers.journeys import SCREENSHOTS, Journey
+from tests.helpers.offline_browser import ENGINE_MS, PHONE, WIDE, Phone, go_offline, go_online
 
-# Pyodide's first start on this machine's Chromium takes seconds; a step waits this long for it.
-ENGINE_MS = 60_000
-WIDE = {"width": 1280, "height": 900}
-PHONE = {"width": 360, "height": 740}
-AXE_FILE = REPO / "static" / "vendor" / "axe-core" / "axe.min.js"
-# Reads one store of the phone's IndexedDB without creating it.
-IDB_ALL = """store => new Promise((resolve, reject) => {
-  const open = indexedDB.open("scorekeeper-offline");
-  open.onerror = () => reject(open.error);
-  open.onsuccess = () => {
-    const request = open.result.transaction(store).objectStore(store).getAll();
-    request.onsuccess = () => { open.result.close(); resolve(request.result); };
-  };
-})"""
 # The controls of `selector` a finger taps, visible, lower or narrower than 44 px.
 SMALL_TARGETS = """selector => [...document.querySelectorAll(
     `${selector} a, ${selector} button, ${selector} input, ${selector} summary`)]
@@ -68,53 +52,24 @@ def shots(request, live_server) -> Journey:
     return Journey(folder=folder, base_url=live_server.url)
 
 
-class Phone:
-    """One phone: a browser context with the scorer link, its page and its JavaScript errors."""
-
-    def __init__(self, context: BrowserContext, base: str, game: Game, shots: Journey, who: str):
-        self.context, self.base, self.shots, self.who = context, base, shots, who
-        self.errors: list[str] = []
-        self.page = context.new_page()
-        self.page.set_default_timeout(15_000)
-        # Uncaught exceptions only: offline, every failed fetch is logged by Chromium as a
-        # console error, and a conflict is a 409, which is the point of the journey.
-        self.page.on("pageerror", lambda error: self.errors.append(f"{who}: {error}"))
-        self.page.goto(f"{base}/g/{game.public_id}/join/{game.scorer_token}/")
-        expect(self.page.get_by_text("This phone can now score the game.")).to_be_visible()
-        self.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        expect(self.page.locator(f"[data-offline-kept='{game.public_id}']")).to_be_attached(
-            timeout=ENGINE_MS
-        )
-
-    def shot(self, step: str) -> list[Path]:
-        """The journey's screenshot and axe-core (light and dark) at the phone's width and a
-        desktop's, nothing wider than the screen at either."""
-        # axe-core is not one of the files the phone keeps: handed over even when offline.
-        self.context.route(f"**{AXE_URL}", lambda route: route.fulfill(path=AXE_FILE))
-        taken = []
-        for size, label in ((PHONE, "360"), (WIDE, "1280")):
-            self.page.set_viewport_size(size)
-            assert_fits(self.page)
-            self.shots.check(self.page, f"{self.who}-{step}-{label}")
-            taken.append(self.shots.folder / self.shots.steps[-1])
-        self.page.set_viewport_size(PHONE)
-        assert self.errors == []
-        return taken
-
-    def stored(self, store: str) -> list[dict]:
-        return self.page.evaluate(IDB_ALL, store)
+# Each side of a version, read in one go: its heading, then each line as `label | points`.
+LINES = """version => [...version.querySelectorAll(".breakdown")].map((side) => [
+  side.querySelector("h4").innerText,
+  ...[...side.querySelectorAll("tr")].map((row) =>
+    [...row.querySelectorAll("th, td")].map((cell) => cell.innerText).join(" | ")),
+])"""
 
 
-def lines(version) -> list[list[str]]:
-    """Each side of a version: its heading, then each line as `label | points`."""
-    found = []
-    for side in version.locator(".breakdown").all():
-        rows = [
-            " | ".join(cell.inner_text() for cell in row.locator("th, td").all())
-            for row in side.locator("tr").all()
-        ]
-        found.append([side.locator("h4").inner_text(), *rows])
-    return found
+def expect_lines(version, expected: list[list[str]]) -> None:
+    """The version shows `expected`, waited for: the chooser is drawn again as the phone's engine
+    answers, so a read cell by cell could mix two drawings."""
+    seen = None
+    for _ in range(50):
+        seen = version.evaluate(LINES)
+        if seen == expected:
+            return
+        version.page.wait_for_timeout(100)
+    assert seen == expected
 
 
 def held_back(page: Page, next_round: int, last: int) -> None:
@@ -173,24 +128,30 @@ def test_a_conflict_shows_both_rounds_line_by_line_and_holds_back_new_rounds_unt
     expect(mine.get_by_role("heading", level=3)).to_have_text("This phone's round 2")
     expect(theirs.get_by_role("heading", level=3)).to_have_text("The other phone's round 2")
     minus = "\N{MINUS SIGN}"
-    assert lines(mine) == [
+    expect_lines(
+        mine,
         [
-            "Ann: +1,785 (total 1,835)",
-            "Wicker baskets 2 × 500 | +1,000",
-            "Plastic baskets 1 × 300 | +300",
-            "Going out | +250",
-            "Cards melded | +235",
+            [
+                "Ann: +1,785 (total 1,835)",
+                "Wicker baskets 2 × 500 | +1,000",
+                "Plastic baskets 1 × 300 | +300",
+                "Going out | +250",
+                "Cards melded | +235",
+            ],
+            [
+                "Bob: +15 (total 40)",
+                "Cards melded | +50",
+                f"Cards left in biscuits and buns | {minus}35",
+            ],
         ],
+    )
+    expect_lines(
+        theirs,
         [
-            "Bob: +15 (total 40)",
-            "Cards melded | +50",
-            f"Cards left in biscuits and buns | {minus}35",
+            ["Ann: +10 (total 60)", "Cards melded | +10"],
+            ["Bob: +20 (total 45)", "Cards melded | +20"],
         ],
-    ]
-    assert lines(theirs) == [
-        ["Ann: +10 (total 60)", "Cards melded | +10"],
-        ["Bob: +20 (total 45)", "Cards melded | +20"],
-    ]
+    )
     held_back(page, 3, 2)
     assert page.evaluate(SMALL_TARGETS, ".offline-problem") == []
     ann.shot("conflict")

@@ -16,19 +16,41 @@ show that nothing does while the phone is offline.
 
 A route a test adds after go_offline is asked before go_offline's own (Playwright asks the newest
 first): a route that fulfils a request answers it even while offline.
+
+`Phone` is one phone of a journey: a page that joined a game by its scorer link and has kept it
+(and the phone's scorer) for offline use, with the journey's screenshots at 360 px and 1280 px.
 """
 
 import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from django.core.servers import basehttp
-from playwright.sync_api import BrowserContext, Page, Route
+from playwright.sync_api import BrowserContext, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from scorekeeper.models import Game
+from tests.helpers.journeys import AXE_URL, Journey, assert_fits
+from tests.helpers.paths import REPO
 
 # What Chromium reports for a request made with the network down.
 DISCONNECTED = "internetdisconnected"
+# Pyodide's first start on this machine's Chromium takes seconds; a step waits this long for it.
+ENGINE_MS = 60_000
+PHONE = {"width": 360, "height": 740}
+WIDE = {"width": 1280, "height": 900}
+AXE_FILE = REPO / "static" / "vendor" / "axe-core" / "axe.min.js"
+# Reads one store of the phone's IndexedDB without creating it.
+IDB_ALL = """store => new Promise((resolve, reject) => {
+  const open = indexedDB.open("scorekeeper-offline");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const request = open.result.transaction(store).objectStore(store).getAll();
+    request.onsuccess = () => { open.result.close(); resolve(request.result); };
+  };
+})"""
 
 
 def _drop(route: Route) -> None:
@@ -116,3 +138,40 @@ def recording() -> Iterator[ServerLog]:
         yield log
     finally:
         handler.get_environ = original
+
+
+class Phone:
+    """One phone: a browser context with the scorer link, its page and its JavaScript errors."""
+
+    def __init__(self, context: BrowserContext, base: str, game: Game, shots: Journey, who: str):
+        self.context, self.base, self.shots, self.who = context, base, shots, who
+        self.errors: list[str] = []
+        self.page = context.new_page()
+        self.page.set_default_timeout(15_000)
+        # Uncaught exceptions only: offline, every failed fetch is logged by Chromium as a
+        # console error, and a conflict is a 409, which is the point of the journey.
+        self.page.on("pageerror", lambda error: self.errors.append(f"{who}: {error}"))
+        self.page.goto(f"{base}/g/{game.public_id}/join/{game.scorer_token}/")
+        expect(self.page.get_by_text("This phone can now score the game.")).to_be_visible()
+        self.page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        expect(self.page.locator(f"[data-offline-kept='{game.public_id}']")).to_be_attached(
+            timeout=ENGINE_MS
+        )
+
+    def shot(self, step: str) -> list[Path]:
+        """The journey's screenshot and axe-core (light and dark) at the phone's width and a
+        desktop's, nothing wider than the screen at either."""
+        # axe-core is not one of the files the phone keeps: handed over even when offline.
+        self.context.route(f"**{AXE_URL}", lambda route: route.fulfill(path=AXE_FILE))
+        taken = []
+        for size, label in ((PHONE, "360"), (WIDE, "1280")):
+            self.page.set_viewport_size(size)
+            assert_fits(self.page)
+            self.shots.check(self.page, f"{self.who}-{step}-{label}")
+            taken.append(self.shots.folder / self.shots.steps[-1])
+        self.page.set_viewport_size(PHONE)
+        assert self.errors == []
+        return taken
+
+    def stored(self, store: str) -> list[dict]:
+        return self.page.evaluate(IDB_ALL, store)

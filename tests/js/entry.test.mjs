@@ -1,9 +1,9 @@
 // static/js/offline/entry.js: a form's fields as the engine takes them, the fields put back for
-// Edit, and which error slot each error goes to.
+// Edit, which error slot each error goes to, and the breakdowns drawn one at a time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { errorSlot, fieldsOf, fillForm } from "../../static/js/offline/entry.js";
+import { errorSlot, fieldsOf, fillForm, inTurn, noteHtml } from "../../static/js/offline/entry.js";
 
 test("a form's fields: text values by name, without the CSRF token, with the round's number", () => {
   const pairs = [
@@ -98,4 +98,93 @@ test("else to the form's own slot, the field still named for its input to be mar
 
 test("nowhere when the form has no slot for it at all", () => {
   assert.deepEqual(errorSlot("s0-name", () => false), { field: "s0", slot: null });
+});
+
+// A breakdown that takes until `finish()` is called, recording the fields it was drawn for.
+function slowDraw(fields) {
+  const drawn = [];
+  let finish = () => {};
+  const draw = () => {
+    drawn.push(fields.now);
+    return new Promise((resolve) => {
+      finish = resolve;
+    });
+  };
+  return { drawn, draw, finish: () => finish() };
+}
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test("a change is drawn at once, with no timer to wait for", () => {
+  const fields = { now: "a" };
+  const { drawn, draw } = slowDraw(fields);
+  inTurn(draw, () => fields.now)();
+  assert.deepEqual(drawn, ["a"]);
+});
+
+test("changes made while one is drawn make one more breakdown, of the fields as they are last", async () => {
+  const fields = { now: "a" };
+  const slow = slowDraw(fields);
+  const changed = inTurn(slow.draw, () => fields.now);
+  const first = changed();
+  for (const now of ["b", "c", "d"]) {
+    fields.now = now;
+    changed();
+  }
+  assert.deepEqual(slow.drawn, ["a"]);
+  slow.finish();
+  await settle();
+  assert.deepEqual(slow.drawn, ["a", "d"]);
+  slow.finish();
+  await first;
+  assert.deepEqual(slow.drawn, ["a", "d"]);
+});
+
+test("a second event of the same change (a radio's input and change) draws nothing more", async () => {
+  const fields = { now: "a" };
+  const slow = slowDraw(fields);
+  const changed = inTurn(slow.draw, () => fields.now);
+  const first = changed();
+  changed();
+  slow.finish();
+  await first;
+  assert.deepEqual(slow.drawn, ["a"]);
+  // A later change on its own is drawn, even with the same fields (a breakdown drawn anew).
+  const later = changed();
+  slow.finish();
+  await later;
+  assert.deepEqual(slow.drawn, ["a", "a"]);
+});
+
+test("cancel drops the breakdown asked for meanwhile (Save draws its own)", async () => {
+  const fields = { now: "a" };
+  const slow = slowDraw(fields);
+  const changed = inTurn(slow.draw, () => fields.now);
+  const first = changed();
+  fields.now = "b";
+  changed();
+  changed.cancel();
+  slow.finish();
+  await first;
+  assert.deepEqual(slow.drawn, ["a"]);
+});
+
+test("a breakdown that fails does not stop the next change's", async () => {
+  const fields = { now: "a" };
+  let calls = 0;
+  const changed = inTurn(async () => {
+    calls += 1;
+    if (calls === 1) throw new Error("no engine");
+  }, () => fields.now);
+  await assert.rejects(changed(), /no engine/);
+  fields.now = "b";
+  await changed();
+  assert.equal(calls, 2);
+});
+
+test("with no engine to draw the breakdown, its place holds a note, as the server's renderer draws it", () => {
+  // tests/scorekeeper/portable/test_fragments.py holds fragments.preview_html to the same text.
+  assert.equal(
+    noteHtml("No <engine>").text,
+    '<section id="preview" class="preview" aria-live="polite"><h2>Breakdown</h2><p class="muted">No &lt;engine&gt;</p></section>',
+  );
 });

@@ -3,28 +3,22 @@
 // errors placed as the server places them, and the round saved on the phone to be sent later.
 
 import { db } from "./store.js";
-import {
-  dealerHtml,
-  errorHtml,
-  formWaitHtml,
-  gameOverHtml,
-  gameUrl,
-  previewHtml,
-  roundFormHtml,
-  summaryHtml,
-} from "./render.js";
-import { afterRedraw, compute, isLoaded, readyWithin, warmWhenIdle } from "./page.js";
+import { errorHtml, formWaitHtml, gameOverHtml, gameUrl, html, roundFormHtml } from "./render.js";
+import { afterRedraw, compute, engine, isLoaded, readyWithin, warmWhenIdle } from "./page.js";
 import { FLASH, gameState, keepForOffline, nextNumber, shellGame } from "./game.js";
 import { unscoredRound } from "./kept.js";
 import { goTo, pageSignal } from "./swap.js";
 
-// Changes this close together make one breakdown (a held key, a stepper tapped fast); the engine
-// answers in a few milliseconds, so the breakdown follows the typing.
-const CHANGE_MS = 10;
 // How long Save waits for the engine before keeping the round as typed, to be scored later.
 const READY_MS = 1500;
 const NOT_LOADED =
   "This phone's scorer has not loaded yet (it needs the connection once): Save keeps the round as typed, and its breakdown shows once the scorer has loaded.";
+
+/** The breakdown's place with a note instead, as scorekeeper/portable/fragments.py's
+ *  preview_html draws it: drawn here because the engine, which draws the breakdown, is not
+ *  there to answer (or the game is not). */
+export const noteHtml = (note) =>
+  html`<section id="preview" class="preview" aria-live="polite"><h2>Breakdown</h2><p class="muted">${note}</p></section>`;
 
 /** A form's fields as the engine takes them, from its (name, value) pairs (a FormData): text
  *  values only, without the CSRF token, with the round's number. */
@@ -79,6 +73,39 @@ export function placeErrors(root, errors) {
   }
 }
 
+/** `draw` for each change, started at once (no timer to wait for) and one at a time: the changes
+ *  made while it runs (a held key, a stepper tapped fast) make one more run right after it,
+ *  none when `fields()` answers what that run had (a radio's input and change events). Answers
+ *  the change handler; its cancel() drops the run asked for meanwhile. */
+export function inTurn(draw, fields) {
+  let running = false;
+  let again = false;
+  const changed = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      let drawn;
+      do {
+        again = false;
+        const now = fields();
+        if (now !== drawn) {
+          drawn = now;
+          await draw();
+        }
+      } while (again);
+    } finally {
+      running = false;
+    }
+  };
+  changed.cancel = () => {
+    again = false;
+  };
+  return changed;
+}
+
 /** Take over a round form while the server cannot answer it: offline, with rounds waiting on the
  *  phone (the server's preview would be for the wrong round), or editing a round kept here. */
 export function roundEntry(form, id) {
@@ -88,13 +115,24 @@ export function roundEntry(form, id) {
   const editKey = new URLSearchParams(location.search).get("edit");
   const offline = async () => !navigator.onLine || serverBroken || (await db.waitingFor(id)).length > 0 || editKey;
 
+  // What the breakdown is worked out from besides the fields: the game and its waiting rounds as
+  // the phone keeps them, read at each change (a round saved or sent meanwhile, here or in
+  // another tab, changes them) but the same at nearly every one. So the round's number, the
+  // dealer line and the engine's copy of them (engine.keep) are made once, and again only when
+  // what was read differs from `known.key`.
+  let known = null;
+
   const patch = async () => {
     const { game, counted, rounds } = await gameState(id);
     if (!game) {
-      form.querySelector("#preview").outerHTML = previewHtml(null, number, "This game is not kept on this phone: open its page once with a connection to score it offline.").text;
+      known = null;
+      form.querySelector("#preview").outerHTML = noteHtml("This game is not kept on this phone: open its page once with a connection to score it offline.").text;
       return null;
     }
-    const editing = editKey && (await db.waitingFor(id)).find((r) => r.key === editKey);
+    const key = JSON.stringify([game.snapshot, rounds]);
+    if (known && known.key === key) return known.state;
+    known = null;
+    const editing = editKey && rounds.find((r) => r.key === editKey);
     const shown = (n) => {
       number = editing ? editing.number : n;
       form.querySelector("input[name='round_number']").value = String(number);
@@ -110,36 +148,59 @@ export function roundEntry(form, id) {
     if (view.finished && !editing) {
       // A round kept on this phone ended the game: there is no next round to enter.
       for (const field of form.elements) field.disabled = true;
-      form.querySelector("#preview").outerHTML = previewHtml(null, number, "The game is over with the rounds kept on this phone: go back to the game to see who won.").text;
+      form.querySelector("#preview").outerHTML = noteHtml("The game is over with the rounds kept on this phone: go back to the game to see who won.").text;
       return null;
     }
     shown(view.next_round);
     const dealer = document.querySelector("[data-offline-part='dealer']");
-    if (dealer) dealer.innerHTML = dealerHtml(view).text;
-    return { game, counted: counted.filter((r) => r.key !== editKey) };
+    if (dealer) dealer.innerHTML = view.dealer_html;
+    const others = counted.filter((r) => r.key !== editKey);
+    const state = { run: (await engine()).keep(game.snapshot, others) };
+    known = { key, state };
+    return state;
+  };
+
+  // The breakdown and the note beside Save come drawn by the engine, as the server draws them.
+  const draw = (result) => {
+    form.querySelector("#preview").outerHTML = result.preview_html;
+    placeErrors(form, result.errors);
+    const summary = form.querySelector("#save-summary");
+    if (summary) summary.innerHTML = result.summary_html;
   };
 
   // `saving`: Save's own preview, which no later change may overtake (a tap on Save blurs the
   // field typed last, whose change starts a preview of its own).
   const preview = async ({ saving = false } = {}) => {
     const ask = ++asked;
+    const held = known && known.state;
+    if (held && !saving) {
+      // Drawn at once from the game the engine already holds, and only then is the game read
+      // again from the phone's store (a read takes 1 to 5 ms, and competes with the engine for
+      // a busy phone's time): nearly always the same game. A round saved or sent meanwhile (here
+      // or in another tab) draws the breakdown again from the game as it is now.
+      const result = await held.run("round_preview", formFields(form, number));
+      // A later change answered first: this answer is out of date.
+      if (ask !== asked) return null;
+      draw(result);
+      patch().then(
+        (state) => state !== held && ask === asked && previewSafely(),
+        (error) => ask === asked && failed(error),
+      );
+      return result;
+    }
     const state = await patch();
     if (!state) return null;
-    const result = await compute("round_preview", state.game.snapshot, state.counted, formFields(form, number));
-    // A later change answered first: this answer is out of date.
+    const result = await state.run("round_preview", formFields(form, number));
     if (!saving && ask !== asked) return null;
-    form.querySelector("#preview").outerHTML = previewHtml(result, number).text;
-    placeErrors(form, result.errors);
-    const summary = form.querySelector("#save-summary");
-    if (summary) summary.innerHTML = summaryHtml(result, number).text;
+    draw(result);
     return result;
   };
-  const previewSafely = () =>
-    preview().catch(async (error) => {
-      // The engine could not load (offline before it was kept): say what Save does instead.
-      const note = (await isLoaded()) ? `The scorer on this phone failed: ${error.message || error}` : NOT_LOADED;
-      form.querySelector("#preview").outerHTML = previewHtml(null, number, note).text;
-    });
+  const failed = async (error) => {
+    // The engine could not load (offline before it was kept): say what Save does instead.
+    const note = (await isLoaded()) ? `The scorer on this phone failed: ${error.message || error}` : NOT_LOADED;
+    form.querySelector("#preview").outerHTML = noteHtml(note).text;
+  };
+  const previewSafely = () => preview().catch(failed);
 
   // Save with the engine not loaded: the round as typed, scored once the engine answers.
   const keepAsTyped = async () => {
@@ -161,11 +222,9 @@ export function roundEntry(form, id) {
     return true;
   };
 
-  let timer = null;
+  const previewInTurn = inTurn(previewSafely, () => JSON.stringify(formFields(form, number)));
   const onChange = async () => {
-    if (!(await offline())) return;
-    clearTimeout(timer);
-    timer = setTimeout(previewSafely, CHANGE_MS);
+    if (await offline()) previewInTurn();
   };
   form.addEventListener("input", onChange);
   form.addEventListener("change", onChange);
@@ -187,7 +246,7 @@ export function roundEntry(form, id) {
     // Decided before any await: the browser sends the form as soon as this handler yields.
     if (!offlineNow()) return;
     event.preventDefault();
-    clearTimeout(timer);
+    previewInTurn.cancel();
     const button = form.querySelector("button[type='submit']");
     button.disabled = true;
     try {
@@ -213,7 +272,7 @@ export function roundEntry(form, id) {
       sessionStorage.setItem(FLASH, `Round ${result.number ?? number} saved on this phone, not sent yet.`);
       await goTo(gameUrl(id));
     } catch (error) {
-      form.querySelector("#preview").outerHTML = previewHtml(null, number, `Not saved: ${error.message || error}`).text;
+      form.querySelector("#preview").outerHTML = noteHtml(`Not saved: ${error.message || error}`).text;
     } finally {
       button.disabled = false;
     }

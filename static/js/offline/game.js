@@ -13,9 +13,7 @@ import {
   html,
   problemHtml,
   refusedHtml,
-  scoresHtml,
   shellGameHtml,
-  stateHtml,
   unknownGameHtml,
   workingHtml,
 } from "./render.js";
@@ -165,7 +163,7 @@ async function drawGame(root, id, { always, canScore }) {
     if (rounds.some((r) => r.unscored) && (await scoreKept({ store: db, run: compute }))) {
       return drawGame(root, id, { always, canScore });
     }
-    view = await compute("game_view", game.snapshot, counted);
+    view = await compute("game_view", game.snapshot, counted, Boolean(canScore));
   } catch (error) {
     // The engine could not load (offline, never kept on this phone): the page keeps the scores it
     // has and says what is kept and why it is not added yet.
@@ -178,8 +176,9 @@ async function drawGame(root, id, { always, canScore }) {
     return false;
   }
   problems.innerHTML = html`${refusedHtml(view.errors)}${await problemsHtml(game, rounds, counted)}`.text;
-  root.querySelector("[data-offline-part='state']").innerHTML = stateHtml(view, id, canScore).text;
-  root.querySelector("[data-offline-part='scores']").outerHTML = scoresHtml(view, id).text;
+  // Drawn by the engine's own renderer (scorekeeper/portable/fragments.py), as on the server.
+  root.querySelector("[data-offline-part='state']").innerHTML = view.state_html;
+  root.querySelector("[data-offline-part='scores']").outerHTML = view.scores_html;
   const chart = root.querySelector("[data-offline-part='chart']");
   if (chart) chart.hidden = true;
   root.dataset.offlineDrawn = "1";

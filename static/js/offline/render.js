@@ -34,48 +34,7 @@ export const gameUrl = (id) => `/g/${encodeURIComponent(id)}/`;
 // The engine names a side by its index in the game's sides, or by its name.
 export const sideName = (view, side) => (typeof side === "number" ? view.sides[side] : side);
 
-// ---- The game page.
-export function stateHtml(view, id, canScore) {
-  if (view.finished) {
-    const totals = view.totals.map((t) => `${sideName(view, t.side)} ${t.total_text}`).join(", ");
-    return html`<section class="result"><h2>${view.tie ? "It's a tie" : `Winner: ${view.winner}`}</h2>
-      <p>Final score: ${totals}.</p></section>`;
-  }
-  const notes = view.to_win || [];
-  return html`<section class="next-round">
-    <h2>Round ${view.next_round}</h2>
-    <p class="dealer"><strong>${view.dealer}</strong> deals.</p>
-    <ul class="meld-needs">${view.meld_requirement.map(
-      (m) => html`<li><span>${sideName(view, m.side)} needs</span> <strong class="meld">${m.points_text}</strong> <span>to open</span></li>`,
-    )}</ul>
-    ${notes.length ? html`<ul class="to-win">${notes.map((n) => html`<li>${n}</li>`)}</ul>` : ""}
-    ${canScore ? html`<a class="button big" href="${gameUrl(id)}rounds/new/" data-needs-settled>Enter round ${view.next_round}</a>` : ""}
-  </section>`;
-}
-
-export function scoresHtml(view, id) {
-  const row = (round) => {
-    const cells = round.scores.map((score, i) => {
-      const inner = html`<span class="visually-hidden">Round ${round.number}, ${view.sides[i]}: </span><span class="points">${score.points_text}</span><span class="visually-hidden">, total</span> <span class="running">${score.total_text}</span>`;
-      return round.waiting
-        ? html`<td><span class="cell">${inner}</span></td>`
-        : html`<td><a href="${gameUrl(id)}rounds/${round.number}/">${inner}</a></td>`;
-    });
-    const head = round.waiting
-      ? html`<th scope="row"><span class="cell">${round.number} <span class="waiting-note">saved on this phone, not sent yet</span></span></th>`
-      : html`<th scope="row"><a href="${gameUrl(id)}rounds/${round.number}/">${round.number}</a></th>`;
-    return html`<tr${round.waiting ? html` class="waiting"` : ""}>${head}${cells}</tr>`;
-  };
-  return html`<section data-offline-part="scores">
-    <h2>Scores</h2>
-    <div class="table-wrap"><table class="scoreboard">
-      <thead><tr><th scope="col">Round</th>${view.sides.map((s) => html`<th scope="col">${s}</th>`)}</tr></thead>
-      <tbody>${view.rounds.length ? view.rounds.map(row) : html`<tr><td colspan="${view.sides.length + 1}" class="empty">No rounds yet.</td></tr>`}</tbody>
-      <tfoot><tr><th scope="row">Total</th>${view.totals.map((t) => html`<td class="total">${t.total_text}</td>`)}</tr></tfoot>
-    </table></div>
-  </section>`;
-}
-
+// ---- The game page (its next round and scores come from the engine: phone.game_view).
 // While the engine starts on a page the server drew: the stale scores are not left unsaid.
 export const addingHtml = (count) =>
   html`<p class="muted">Adding the ${plural(count, "round")} kept on this phone to the scores…</p>`;
@@ -87,23 +46,12 @@ export const refusedHtml = (errors) =>
 export const flashHtml = (text) => html`<ul class="messages"><li class="message success">${text}</li></ul>`;
 
 // ---- Rounds that need the player: a conflict with another phone, or a refusal.
-/** One side's lines of a round, marked up as the server's round pages mark up a breakdown
- *  (round_detail.html, round_form.html's preview): the label with its count ("2 × 500") where
- *  the engine gives one, the points, the round's total and the total after it. */
-export function sideLinesHtml(side, totalAfter) {
-  return html`<div class="breakdown">
-    <h4>${side.name}: <span class="round-total">${side.total_text}</span>${totalAfter ? html` <span class="muted">(total ${totalAfter.total_text})</span>` : ""}</h4>
-    <table class="lines">${side.lines.length ? side.lines.map(
-      (line) => html`<tr><th scope="row">${line.label}${line.count_text ? html` <span class="muted">${line.count_text}</span>` : ""}</th><td>${line.points_text}</td></tr>`,
-    ) : html`<tr><td>Nothing scored.</td></tr>`}</table>
-  </div>`;
-}
-
-/** One version of a round saved on two phones: its title and each side's lines, as phone.py's
- *  round_lines gives them, or the engine's reasons for not scoring it there. */
+/** One version of a round saved on two phones: its title and each side's lines as phone.py's
+ *  round_lines draws them (the round pages' own renderer), or the engine's reasons for not
+ *  scoring it there. */
 export function versionHtml(title, lines) {
   return html`<div class="version"><h3>${title}</h3>${lines.ok
-    ? lines.sides.map((side, i) => sideLinesHtml(side, lines.totals_after[i]))
+    ? lines.sides_html.map((piece) => new Markup(piece))
     : lines.errors.map((e) => html`<p class="field-error">${e.message}</p>`)}</div>`;
 }
 
@@ -195,113 +143,20 @@ export function elsewhereHtml(games) {
     )}</ul>` : ""}`;
 }
 
-// ---- The round form: its breakdown, and the whole form where the server's is not on the phone.
-export function previewHtml(result, number, note) {
-  if (note) return html`<section id="preview" class="preview" aria-live="polite"><h2>Breakdown</h2><p class="muted">${note}</p></section>`;
-  if (!result.ok) {
-    return html`<section id="preview" class="preview" aria-live="polite"><h2>Breakdown</h2><p class="muted">Fix the fields marked in red to see the breakdown.</p></section>`;
-  }
-  return html`<section id="preview" class="preview" aria-live="polite" data-offline-preview>
-    <h2>Breakdown</h2>
-    ${result.sides.map(
-      (side) => html`<div class="breakdown"><h3>${side.name}: <span class="round-total">${side.total_text}</span></h3>
-        <table class="lines">${side.lines.map((line) => html`<tr><th scope="row">${line.label}${line.count_text ? html` <span class="muted">${line.count_text}</span>` : ""}</th><td>${line.points_text}</td></tr>`)}</table></div>`,
-    )}
-    <p class="new-totals">Totals after round ${number}: ${result.totals_after.map(
-      (t, i) => html`${i ? ", " : ""}${sideName({ sides: result.sides.map((s) => s.name) }, t.side)} <strong>${t.total_text}</strong>`,
-    )}</p>
-  </section>`;
-}
-
-export function summaryHtml(result, number) {
-  if (result.ok) return "";
-  const general = result.errors.find((e) => e.key === "__all__");
-  if (general) return html`<p><a href="#err-__all__">${general.message}</a></p>`;
-  const count = result.errors.length;
-  return html`<p><a href="#main">Round ${number} not saved yet: ${plural(count, "field")} to fix, marked in red</a></p>`;
-}
-
-export function dealerHtml(view) {
-  return html`<strong>${view.dealer}</strong> deals. Opening meld: ${view.meld_requirement.map(
-    (m, i) => html`${i ? ", " : ""}${sideName(view, m.side)} <strong>${m.points_text}</strong>`,
-  )}.`;
-}
-
+// ---- The round form where the server's is not on the phone: its fields, dealer line and empty
+// breakdown are drawn by the engine's renderer (phone.round_form), as the server draws them.
 export const errorHtml = (message) => html`<p class="field-error" role="alert">${message}</p>`;
-
-// A round form drawn here, for a game with no server page on this phone (started offline, or
-// its form never opened online): the same field names, error slots and breakdown as the server's.
-export function stepperHtml(field) {
-  if (field.kind === "flag") {
-    return html`<div class="field flag"><label class="choice" for="${field.key}"><input type="checkbox" id="${field.key}" name="${field.key}" value="1" class="big-check"> ${field.label}</label>
-      ${field.help ? html`<p class="hint">${field.help}</p>` : ""}<div id="err-${field.key}" class="errors"></div></div>`;
-  }
-  const step = field.step || 1;
-  return html`<div class="field">
-    <div class="field-name"><label for="${field.key}">${field.label}</label>${field.help ? html`<span class="hint">${field.help}</span>` : ""}</div>
-    <div class="stepper">
-      <button type="button" class="step" data-for="${field.key}" data-step="-${step}" aria-label="${field.label}: less">−</button>
-      <input type="number" id="${field.key}" name="${field.key}" min="0" step="${step}" inputmode="numeric" pattern="[0-9]*" placeholder="0">
-      <button type="button" class="step" data-for="${field.key}" data-step="${step}" aria-label="${field.label}: more">+</button>
-    </div>
-    <div id="err-${field.key}" class="errors"></div>
-  </div>`;
-}
-
-function pileHtml(pile) {
-  return html`${stepperHtml(pile.points)}
-    <details class="count-cards"><summary>Count cards</summary>
-      <p class="hint">Counted cards replace the points typed above.</p>
-      <div id="err-${pile.cards_key}" class="errors"></div>
-      <div class="rank-grid">${pile.cards.map(
-        (card) => html`<div class="rank"><label for="${card.key}">${card.label} <span class="muted">(${card.points_text})</span></label>
-          <div class="stepper small">
-            <button type="button" class="step" data-for="${card.key}" data-step="-1" aria-label="${card.label}: one less">−</button>
-            <input type="number" id="${card.key}" name="${card.key}" min="0" inputmode="numeric" pattern="[0-9]*" placeholder="0">
-            <button type="button" class="step" data-for="${card.key}" data-step="1" aria-label="${card.label}: one more">+</button>
-          </div><div id="err-${card.key}" class="errors"></div></div>`,
-      )}</div>
-    </details>`;
-}
-
-function sideBlockHtml(side, kinds) {
-  const flags = side.before.filter((f) => f.kind === "flag");
-  const counts = side.before.filter((f) => f.kind !== "flag");
-  return html`<fieldset class="side-block" id="${side.key}">
-    <legend>${side.name}${side.is_dealer ? html` <span class="badge">dealer</span>` : ""}</legend>
-    <div id="err-${side.key}" class="errors"></div>
-    ${flags.map(stepperHtml)}
-    <div class="canastas">${side.canastas.map(stepperHtml)}<div id="err-${side.key}-canastas" class="errors"></div></div>
-    ${counts.map(stepperHtml)}
-    ${pileHtml(side.melded)}${pileHtml(side.hand)}
-    ${side.after.map(stepperHtml)}
-    ${side.open_books.length ? html`<fieldset class="open-books"><legend>Open books of seven or more left on the table</legend>${side.open_books.map(
-      (book, i) => html`<div class="open-book">
-        <label for="${book.kind_key}">Book ${i + 1} kind</label>
-        <select id="${book.kind_key}" name="${book.kind_key}"><option value="">none</option>${kinds.map((k) => html`<option value="${k.kind}">${k.label}</option>`)}</select>
-        <label for="${book.points_key}">Book ${i + 1} points</label>
-        <input type="number" id="${book.points_key}" name="${book.points_key}" min="0" step="5" inputmode="numeric">
-        <div id="err-${book.points_key}" class="errors"></div></div>`,
-    )}</fieldset>` : ""}
-  </fieldset>`;
-}
 
 export function roundFormHtml(id, made) {
   return html`<div class="round-top">
       <h1 data-offline-part="heading">Round ${made.number}</h1>
       <a class="back" href="${gameUrl(id)}">← Back to the game</a>
     </div>
-    <p class="dealer" data-offline-part="dealer"><strong>${made.dealer}</strong> deals.</p>
+    <p class="dealer" data-offline-part="dealer">${new Markup(made.dealer_html)}</p>
     <form method="post" class="round-form" novalidate data-offline-game="${id}">
       <input type="hidden" name="round_number" value="${made.number}">
-      <div id="err-__all__" class="errors"></div>
-      <fieldset class="went-out choices-row"><legend>Who went out?</legend>
-        ${made.sides.map((side) => html`<label class="choice"><input type="radio" id="went_out-${side.went_out_value}" name="went_out" value="${side.went_out_value}"> ${side.name}<span class="visually-hidden"> went out</span></label>`)}
-        <label class="choice"><input type="radio" name="went_out" value="${made.stock_value}"> The stock ran out</label>
-        <div id="err-went_out" class="errors"></div>
-      </fieldset>
-      <div class="side-blocks">${made.sides.map((side) => sideBlockHtml(side, made.kinds))}</div>
-      <section id="preview" class="preview" aria-live="polite"><h2>Breakdown</h2><p class="muted">The breakdown shows here as you type.</p></section>
+      ${new Markup(made.fields_html)}
+      ${new Markup(made.preview_html)}
       <div class="save-bar"><div id="save-summary" class="save-summary"></div>
         <button class="button big" type="submit">Save round ${made.number}</button></div>
     </form>`;

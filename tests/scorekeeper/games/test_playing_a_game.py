@@ -291,8 +291,8 @@ def test_a_refused_save_focuses_its_first_error_and_sums_up_beside_save(scorer, 
     ]
     bar = html[html.index('<div class="save-bar">') :]
     assert bar.startswith(
-        '<div class="save-bar"> <div id="save-summary" class="save-summary"> <p>'
-        '<a href="#s1-hand_points">Round 1 not saved yet: 1 field to fix, marked in red</a></p> '
+        '<div class="save-bar"> <div id="save-summary" class="save-summary"><p>'
+        '<a href="#s1-hand_points">Round 1 not saved yet: 1 field to fix, marked in red</a></p>'
         '</div> <button class="button big" type="submit">Save round 1</button>'
     ), bar[:400]
     assert Round.objects.count() == 0
@@ -316,8 +316,8 @@ def test_the_live_preview_keeps_the_summary_beside_save_up_to_date(scorer, start
     htmx = {"HTTP_HX_REQUEST": "true"}
     wrong = " ".join(scorer.post(url + "rounds/new/", data, **htmx).content.decode().split())
     assert (
-        '<div id="save-summary" class="save-summary" hx-swap-oob="true"> <p>'
-        '<a href="#s1-hand_points">Round 1 not saved yet: 1 field to fix, marked in red</a></p> '
+        '<div id="save-summary" class="save-summary" hx-swap-oob="true"><p>'
+        '<a href="#s1-hand_points">Round 1 not saved yet: 1 field to fix, marked in red</a></p>'
         "</div>"
     ) in wrong
     data["s1-hand_points"] = "35"

@@ -59,8 +59,13 @@ def scores(*rows):
     ]
 
 
+def data(answer: dict) -> dict:
+    """An answer without its HTML pieces (tests/scorekeeper/portable/test_fragments.py)."""
+    return {key: value for key, value in answer.items() if not key.endswith("_html")}
+
+
 def test_the_game_view_gives_rounds_totals_dealer_and_melds_with_their_text():
-    assert phone.game_view(baskets_game(), []) == {
+    assert data(phone.game_view(baskets_game(), [])) == {
         "id": "g1",
         "sides": ["Ann", "Bob"],
         "rounds": [
@@ -164,7 +169,11 @@ def test_the_live_breakdown_gives_the_entry_each_sides_lines_and_the_totals_afte
             "count_text": "",
         }
 
-    assert phone.round_preview(baskets_game(), [], form) == {
+    preview = phone.round_preview(baskets_game(), [], form)
+    # Drawn as the round page draws it: see the test of the live breakdown's HTML below.
+    assert "Totals after round 2: Ann <strong>145</strong>" in preview.pop("preview_html")
+    assert preview.pop("summary_html") == ""
+    assert preview == {
         "ok": True,
         "errors": [],
         "number": 2,
@@ -270,7 +279,7 @@ def line(label, points, text, count=None, each=None):
 
 
 def test_a_rounds_lines_at_its_place_are_each_sides_breakdown_with_the_counts():
-    assert phone.round_lines(baskets_game(), [], ANN_OUT_2) == {
+    assert data(phone.round_lines(baskets_game(), [], ANN_OUT_2)) == {
         "ok": True,
         "errors": [],
         "number": 2,
@@ -614,3 +623,171 @@ def test_a_game_ended_offline_has_the_winner_and_totals_the_server_gives_it(db, 
     assert [t["total"] for t in view["totals"]] == [
         side.total for side in stored.sides.order_by("position")
     ]
+
+
+def every_round_scored(snapshot, waiting, form):
+    """round_preview as it was before it kept the game after the earlier rounds: every round of
+    the game scored again, twice for a new round (once to see whether the game is over). The
+    kept version must answer exactly this."""
+    names = list(snapshot["sides"])
+    rules = engine.resolve_rules(snapshot["rules"])
+
+    def status(rounds, finished):
+        inputs = [
+            {
+                "ended_by": r["ended_by"],
+                "sides": [
+                    {"name": name, **dict(side)}
+                    for name, side in zip(names, r["entry"], strict=False)
+                ],
+            }
+            for r in rounds
+        ]
+        return engine.game_status(
+            rules, names, inputs, finished=finished, decks=snapshot.get("decks")
+        )
+
+    def over(rounds):
+        if snapshot.get("ended_by_hand"):
+            return True
+        try:
+            return status(rounds, False).finished
+        except engine.RoundError:
+            return False
+
+    rounds = phone._rounds(snapshot, waiting)
+    posted = round_fields.posted_round_number(form)
+    number = len(rounds) + 1 if posted is None else posted
+    ended_by, entry, errors = round_fields.parse(
+        rules, len(names), form, phone._dealer(snapshot, number)[0]
+    )
+    scored = None
+    if number > len(rounds) and over(rounds):
+        errors.append(engine.FieldError("", phone.GAME_OVER))
+    elif number > len(rounds) + 1:
+        errors.append(
+            engine.FieldError(
+                "",
+                f"The game is at round {len(rounds) + 1}, so round {number} cannot be entered yet.",
+            )
+        )
+    else:
+        replaced = [*rounds]
+        candidate = {"number": number, "ended_by": ended_by, "entry": entry}
+        if number <= len(replaced):
+            replaced[number - 1] = candidate
+        else:
+            replaced.append(candidate)
+        by_hand = bool(snapshot.get("ended_by_hand")) and number <= len(rounds)
+        try:
+            scored = status(replaced, by_hand).rounds[number - 1]
+        except engine.RoundError as error:
+            errors.extend(round_fields.round_errors(error, number))
+    return {
+        "ok": not errors,
+        "errors": phone._errors(errors, round_fields.form_keys(rules, len(names))),
+        "number": number,
+        "ended_by": ended_by,
+        "entry": entry,
+        "counted": round_fields.counted_points(rules, entry),
+        "sides": phone._breakdown(scored) if scored and not errors else [],
+        "totals_after": phone._totals(names, scored.totals) if scored and not errors else [],
+    }
+
+
+def previews_to_check(preset):
+    """(snapshot, waiting, form) triples over a whole game of `preset`: new rounds, corrections
+    of waiting rounds, rounds past the next, fields the engine refuses, a waiting round it
+    refuses, the game over by its rules and by hand; one after the other, as a phone asks."""
+    rules = engine.RULESETS[preset]
+    started = phone.start_game(preset, start_form(preset), "g1")["snapshot"]
+    planned = planned_to_the_end(preset)
+
+    def form(number, ended_by, entry, **changed):
+        return {
+            **round_fields.values_from_entry(rules, ended_by, entry),
+            "round_number": str(number),
+            **changed,
+        }
+
+    refused = {"number": 0, "ended_by": "stock_exhausted", "entry": [{"melded_points": 7}, {}]}
+    for stored in sorted({0, 1, len(planned) - 2, len(planned) - 1}):
+        kept = {
+            **started,
+            "rounds": [
+                {"number": n, "ended_by": e, "entry": s, "key": None}
+                for n, (e, s) in enumerate(planned[:stored], start=1)
+            ],
+        }
+        for count in (0, 1, 2):
+            waiting = [
+                {"key": f"k{n}", "number": n, "ended_by": e, "entry": s}
+                for n, (e, s) in enumerate(planned[stored : stored + count], start=stored + 1)
+            ]
+            played = stored + len(waiting)
+            for number in range(1, min(played + 1, len(planned)) + 1):
+                ended_by, entry = planned[number - 1]
+                yield kept, waiting, form(number, ended_by, entry)
+                yield kept, waiting, form(number, ended_by, entry, **{"s1-hand_points": "x"})
+                yield kept, waiting, form(number, ended_by, entry, went_out="")
+                yield {**kept, "ended_by_hand": bool(played)}, waiting, form(number, *planned[0])
+            yield kept, waiting, form(played + 2, *planned[0])
+            yield kept, waiting, {"went_out": "stock"}
+            if waiting:
+                wrong = [*waiting[:-1], {**refused, "key": "bad", "number": played}]
+                yield kept, wrong, form(played, *planned[played - 1])
+                yield kept, wrong, form(played + 1, *planned[0])
+    # Every round of the game but the one that ends it, then that one waiting: no round after.
+    ended = [
+        {"key": f"k{n}", "number": n, "ended_by": e, "entry": s}
+        for n, (e, s) in enumerate(planned, start=1)
+    ]
+    yield started, ended, form(len(planned) + 1, *planned[0])
+    yield started, ended, form(len(planned), *planned[-1])
+    yield started, ended, form(1, *planned[0])
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_live_breakdown_is_what_scoring_every_round_again_gives(preset):
+    for kept, waiting, form in previews_to_check(preset):
+        # The HTML is drawn from what is compared here, and held to the server's page by
+        # test_the_live_breakdown_is_drawn_as_the_round_pages_preview.
+        preview = data(phone.round_preview(kept, waiting, form))
+        assert preview == every_round_scored(kept, waiting, form)
+
+
+def test_a_changed_earlier_round_changes_the_live_breakdown_of_the_same_fields():
+    form = round_fields.values_from_entry(
+        engine.RULESETS["baskets"], "stock_exhausted", [{"melded_points": 60}, {}]
+    )
+    first = phone.round_preview(baskets_game(), [], form)
+    corrected = {**ROUND_1, "key": "k1", "entry": [{"melded_points": 500}, {}]}
+    second = phone.round_preview(baskets_game(), [corrected], form)
+    back = phone.round_preview(baskets_game(), [], form)
+    assert [t["total"] for t in first["totals_after"]] == [110, 25]
+    assert [t["total"] for t in second["totals_after"]] == [560, 0]
+    assert back == first
+
+
+def served_preview(client, game, form) -> tuple[str, str]:
+    """The breakdown and the note beside Save as the round page's live preview answers them."""
+    url = f"/g/{game.public_id}/rounds/new/"
+    page = client.post(url, form, headers={"HX-Request": "true"}).content.decode()
+    start = page.index('<section id="preview"')
+    section = page[start : page.index("</section>", start) + len("</section>")]
+    opening = page.index(">", page.index('<div id="save-summary"')) + 1
+    return section, page[opening : page.index("</div>", opening)]
+
+
+@pytest.mark.parametrize("preset", ["baskets", "four-rounds", "contract"])
+def test_the_live_breakdown_is_drawn_as_the_round_pages_preview(db, preset):
+    game, planned = played_game(preset)
+    client = Client()
+    client.get(f"/g/{game.public_id}/join/{game.scorer_token}/")
+    form = next_round_form(game, planned[0])
+    refused = {**form, "s0-melded_points": "12", "s1-hand_points": "x"}
+    for fields in (form, refused, {**form, "s1-hand_points": "7"}):
+        preview = phone.round_preview(snapshot(game), [], fields)
+        assert (preview["preview_html"], preview["summary_html"]) == served_preview(
+            client, game, fields
+        )
