@@ -33,7 +33,7 @@ def test_a_game_of_so_many_rounds_has_no_target_to_tell():
 
 
 def to_win_lines(html: str) -> list[str]:
-    found = re.search(r'<ul class="to-win">(.*?)</ul>', html)
+    found = re.search(r'<ul class="to-win">(.*?)</ul>', html, re.S)
     return re.findall(r"<li>(.*?)</li>", found.group(1)) if found else []
 
 
