@@ -63,7 +63,11 @@ def game(db) -> Game:
 
 def controlled(page: Page) -> str:
     """Wait until the service worker controls the page; its version."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    # register-sw.js, a module, defines offlineShell once it runs: a page just loaded may not
+    # have run it yet although the worker already controls the page.
+    page.wait_for_function(
+        "() => navigator.serviceWorker.controller !== null && window.offlineShell !== undefined"
+    )
     return page.evaluate("offlineShell.version()")
 
 
