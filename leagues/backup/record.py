@@ -34,17 +34,6 @@ from scorekeeper.models import Game, Side
 # The tolerance only forgives the last digits of a backup written by another machine.
 RATING_TOLERANCE = 1e-9
 RATINGS = ("mu_before", "sigma_before", "mu_after", "sigma_after")
-FIGURES = (
-    "counted",
-    "outcome",
-    "points_for",
-    "points_against",
-    "rounds",
-    "went_out",
-    "red_threes",
-    "hand_points",
-    "canastas",
-)
 SEASON_RULES = '{"base": ..., "overrides": {...}}'
 
 
@@ -246,7 +235,7 @@ def check_participations(
         if league_game.pk not in figures:
             figures[league_game.pk] = figures_of(league_game, scored)
         given = figures[league_game.pk][participation.side]
-        for name in FIGURES:
+        for name in services.PARTICIPATION_FIGURES:
             stored = getattr(participation, name)
             if stored != given[name] or type(stored) is not type(given[name]):
                 raise BackupError(

@@ -26,6 +26,7 @@ from leagues.services.nights import (
     night_seating_set,
 )
 from leagues.services.results import (
+    PARTICIPATION_FIGURES,
     game_unvoid,
     game_void,
     league_game_refresh,
@@ -37,6 +38,7 @@ from leagues.services.seasons import season_create, season_for, season_update
 from leagues.services.standings import standings_refresh
 
 __all__ = [
+    "PARTICIPATION_FIGURES",
     "HISTORY_NIGHTS",
     "LEAGUE_FIELDS",
     "RESERVED_SLUGS",

@@ -29,6 +29,19 @@ from scorekeeper import engine
 from scorekeeper.games.scoring import status_for
 from scorekeeper.models import Game, Side
 
+# What a game gives each of its participations; an import checks a file's against them too.
+PARTICIPATION_FIGURES = (
+    "counted",
+    "outcome",
+    "points_for",
+    "points_against",
+    "rounds",
+    "went_out",
+    "red_threes",
+    "hand_points",
+    "canastas",
+)
+
 
 @transaction.atomic
 def league_game_refresh(
@@ -78,20 +91,7 @@ def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> No
         fig = figures[p.side]
         p.went_out, p.red_threes = fig["went_out"], fig["red_threes"]
         p.hand_points, p.canastas = fig["hand_points"], fig["canastas"]
-    Participation.objects.bulk_update(
-        participations,
-        [
-            "counted",
-            "outcome",
-            "points_for",
-            "points_against",
-            "rounds",
-            "went_out",
-            "red_threes",
-            "hand_points",
-            "canastas",
-        ],
-    )
+    Participation.objects.bulk_update(participations, PARTICIPATION_FIGURES)
     if counted and league_game.ledger is None:
         # Read under the lock: a game that waited for another's place takes the next one, and
         # rates from the members' ratings that game left.
