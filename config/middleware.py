@@ -1,10 +1,11 @@
-"""Middleware: signed-in pages kept out of shared caches, and a refusal logged in one line."""
+"""Middleware: a viewer's own pages kept out of caches, and a refusal logged in one line."""
 
 import logging
 
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.exception import get_exception_response
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from django.urls import get_resolver, get_urlconf
 from django.utils.cache import patch_cache_control
 from django.utils.log import log_response
@@ -12,14 +13,20 @@ from django.utils.log import log_response
 logger = logging.getLogger("django.request")
 
 
-def private_when_signed_in(get_response):
-    """A page made for a signed-in account is never stored by a proxy or left in the browser's
-    cache; a view's own Cache-Control is kept, made private."""
+def private_for_its_viewer(get_response):
+    """A page drawn for one viewer (a signed-in account, or a phone with a session: its rights to
+    score a game, its list of games) is never stored by a proxy or left in the browser's cache;
+    a view's own Cache-Control is kept, made private. A page without a session (a watcher's, the
+    public pages) is left as it was."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        session = getattr(request, "session", None)
+        # A session sent, or begun by this request (the scorer link's first answer).
+        if (user is not None and user.is_authenticated) or (
+            session is not None and not session.is_empty()
+        ):
             if response.has_header("Cache-Control"):
                 patch_cache_control(response, private=True)
             else:
@@ -27,6 +34,27 @@ def private_when_signed_in(get_response):
         return response
 
     return middleware
+
+
+# Text worth compressing: pages, JSON, CSV, the manifest. PDFs and images are compressed already,
+# and static files are WhiteNoise's (compressed once at collectstatic, above this middleware).
+COMPRESSED_TYPES = ("text/", "application/json", "application/manifest+json")
+
+
+class CompressedText(GZipMiddleware):
+    """Django's GZipMiddleware for text answers only, and never for a page that shows a secret
+    of its own (`scorekeeper.access.secret_inside`: the scorer link).
+
+    BREACH reads a secret from the compressed length of pages that also reflect what an attacker
+    chose. Django masks the CSRF token anew in every response and adds up to 100 random bytes to
+    every gzip answer (Heal the BREACH), and the session is never in a page; the scorer link is
+    the one secret a page shows, so its page goes uncompressed."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        kind = response.get("Content-Type", "")
+        if getattr(response, "secret_inside", False) or not kind.startswith(COMPRESSED_TYPES):
+            return response
+        return super().process_response(request, response)
 
 
 class ForbiddenInOneLine:

@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Text answers gzipped (after WhiteNoise, which serves static files compressed already).
+    "config.middleware.CompressedText",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -105,7 +107,7 @@ MIDDLEWARE = [
     "scorekeeper.access.PhoneIdMiddleware",
     # Whose pages these are, for the service worker's kept copies (after the session's id).
     "scorekeeper.offline.owner.offline_owner",
-    "config.middleware.private_when_signed_in",
+    "config.middleware.private_for_its_viewer",
     "config.middleware.ForbiddenInOneLine",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -249,6 +251,10 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Sign-up mails, counted in the database so that every app process counts the same: at most
+# this many an hour to one address, and from one client address (a club's Wi-Fi is one).
+SIGNUP_MAILS_PER_ADDRESS = env_int("SIGNUP_MAILS_PER_ADDRESS", 3)
+SIGNUP_MAILS_PER_CLIENT = env_int("SIGNUP_MAILS_PER_CLIENT", 20)
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 # Username and address together: a stranger typing someone's name cannot lock them out
@@ -263,6 +269,7 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 if TRUSTED_PROXY_COUNT < 0:
     raise ImproperlyConfigured(f"TRUSTED_PROXY_COUNT must be 0 or more; got {TRUSTED_PROXY_COUNT}.")
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.accounts.services.client_address"
+AXES_USERNAME_CALLABLE = "scorekeeper.accounts.services.attempt_username"
 
 # Password-reset mail: printed on the console in development, sent over SMTP otherwise.
 EMAIL_BACKEND = os.environ.get(

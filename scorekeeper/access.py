@@ -116,6 +116,14 @@ def _has_right(request: HttpRequest, game: Game) -> bool:
     return known[game.pk]
 
 
+def secret_inside(response: HttpResponse) -> HttpResponse:
+    """Mark a page that shows a secret of its own (a scorer link): it is sent uncompressed
+    (config.middleware.CompressedText), so that BREACH cannot read the secret back from the
+    compressed length of pages an attacker makes the phone load."""
+    response.secret_inside = True
+    return response
+
+
 def can_score(request: HttpRequest, game: Game) -> bool:
     if request.user.is_authenticated and game.owner_id == request.user.pk:
         return True

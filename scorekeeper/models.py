@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from scorekeeper import engine
+
 
 def new_token() -> str:
     # 128 bits: an address nobody can guess, short enough to share by text message.
@@ -119,7 +121,11 @@ class Round(models.Model):
                 condition=Q(client_key__isnull=False),
                 name="round_unique_client_key",
             ),
-            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            # A game holds at most engine.ROUND_MAX rounds (the engine ends it there).
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=engine.ROUND_MAX),
+                name="round_number_in_range",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -200,3 +206,21 @@ class ScoringRight(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phone} scores game {self.game_id}"
+
+
+class SignupMail(models.Model):
+    """A sign-up mail sent, kept an hour to limit how many go to one address or from one client
+    (scorekeeper.accounts.services.signup_mail_count). The address is kept as a keyed hash."""
+
+    address = models.CharField(max_length=64)
+    client = models.CharField(max_length=45, blank=True)
+    sent_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["address", "sent_at"], name="signupmail_address_sent"),
+            models.Index(fields=["client", "sent_at"], name="signupmail_client_sent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Sign-up mail at {self.sent_at:%Y-%m-%d %H:%M}"

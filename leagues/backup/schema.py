@@ -28,6 +28,7 @@ from django.db import models
 from leagues.backup.errors import MAX_ID, BackupError, as_in_file, figure, outside
 from leagues.models import Attendance, League, LeagueGame, Membership, Participation, Season
 from leagues.services import RESERVED_SLUGS
+from scorekeeper import engine
 from scorekeeper.engine.errors import is_whole
 from scorekeeper.engine.rules import TABLE_DECKS_MAX, TABLE_SIDES_MAX
 from scorekeeper.models import Game, GameEvent, Round, Side
@@ -68,8 +69,8 @@ BOUNDS: dict[tuple[type[models.Model], str], tuple[int, int]] = {
     (Game, "decks"): (1, TABLE_DECKS_MAX),
     (Game, "first_dealer"): (0, TABLE_SIDES_MAX * TEAM_MAX - 1),
     (Side, "position"): (0, TABLE_SIDES_MAX - 1),
-    (Round, "number"): (1, 2**15 - 1),
-    (GameEvent, "round_number"): (1, 2**15 - 1),
+    (Round, "number"): (1, engine.ROUND_MAX),
+    (GameEvent, "round_number"): (1, engine.ROUND_MAX),
 }
 SIGMAS = {
     (Membership, "sigma"),

@@ -34,8 +34,12 @@ ID_LIMIT = 2**63
 
 
 def _beyond_any_id(value: Any) -> bool:
+    text = str(value).strip()
+    if text.lstrip("+-").isdigit() and len(text.lstrip("+-")) > len(str(ID_LIMIT)):
+        # Longer than any id, and too long for int() itself past 4,300 digits.
+        return True
     try:
-        return abs(int(str(value).strip())) >= ID_LIMIT
+        return abs(int(text)) >= ID_LIMIT
     except ValueError:
         return False  # not a number at all: Django's own check refuses it
 

@@ -8,7 +8,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 
-from leagues.models import League, LeagueEvent
+from leagues.models import League, LeagueEvent, Player
+from leagues.selectors import merged_away
 from scorekeeper import engine
 
 User = AbstractBaseUser | AnonymousUser | None
@@ -94,3 +95,13 @@ def league_rule_set(preset: str, house_rules: Mapping[str, Any]) -> engine.RuleS
                 for item in error.errors
             ]
         ) from None
+
+
+def player_locked(league: League, player: Player, field: str) -> Player:
+    """The player's row again, locked as a merge locks it; refused beside `field` when a merge
+    took them away meanwhile."""
+    locked = Player.objects.select_for_update(no_key=True).filter(pk=player.pk).first()
+    if locked is None:
+        told = merged_away(league, player.pk)
+        raise refusal(field, told or f"{player.name} is no longer a player; nothing was changed.")
+    return locked

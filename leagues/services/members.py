@@ -16,6 +16,7 @@ from leagues.selectors import merged_away
 from leagues.services.core import (
     User,
     full_check,
+    player_locked,
     record_event,
     refusal,
     save_unique,
@@ -28,15 +29,6 @@ from leagues.services.standings import standings_refresh
 # entry, an attendance), so that a table finishing never waits for a merge or an edit while
 # holding what they wait for. Every write takes its locks in one order: players by id, a game's
 # rows, leagues by id, then participations, members and the night.
-
-
-def _player_locked(league: League, player: Player, field: str) -> Player:
-    """The player's row again, locked; refused beside `field` when a merge took them away."""
-    locked = Player.objects.select_for_update(no_key=True).filter(pk=player.pk).first()
-    if locked is None:
-        told = merged_away(league, player.pk)
-        raise refusal(field, told or f"{player.name} is no longer a player; nothing was changed.")
-    return locked
 
 
 def _league_locked(league: League) -> League:
@@ -69,7 +61,7 @@ def member_add(
     if player is not None:
         # A merge of this player waits for the add (or the add for the merge), never both
         # moving memberships at once.
-        player = _player_locked(league, player, "name")
+        player = player_locked(league, player, "name")
     league = _league_locked(league)
     if player is None:
         name = name.strip()
@@ -108,7 +100,7 @@ def player_update(
     makes that account a member of this league, and of no other)."""
     # The player first, as a merge locks them: an edit that waited for a merge of this player
     # is told they went, never a server error.
-    player = _player_locked(league, player, "player")
+    player = player_locked(league, player, "player")
     membership = Membership.objects.select_for_update().filter(league=league, player=player).first()
     if membership is None:
         raise refusal("player", f"{player.name} is not a member of {league.name}.")

@@ -23,6 +23,7 @@ from leagues.services.core import (
     LeagueError,
     User,
     full_check,
+    player_locked,
     record_event,
     refusal,
     save_unique,
@@ -276,6 +277,9 @@ def _table_problems(night: ClubNight, seats: Mapping, started: set[int]) -> list
 @transaction.atomic
 def night_arrival(*, night: ClubNight, player: Player, user: User) -> Attendance:
     """A player who came after the seating: present, waiting for a seat."""
+    # The player first, as a merge locks them: an arrival that waited for a merge of this
+    # player is refused with the merge, not a server error.
+    player = player_locked(night.league, player, "player")
     night = _open_night(night, "record a late arrival")
     if not Membership.objects.filter(league=night.league_id, player=player).exists():
         raise refusal("player", f"{player.name} is not a member of the league.")

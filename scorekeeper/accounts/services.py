@@ -2,6 +2,7 @@
 locked out and the client address those attempts are counted by."""
 
 import ipaddress
+from datetime import datetime, timedelta
 
 from django import forms
 from django.conf import settings
@@ -14,6 +15,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+
+from scorekeeper.models import SignupMail
 
 LOCKED_OUT_STATUS = 429
 
@@ -53,9 +58,55 @@ def signup_claims(token: str) -> dict | None:
         return None
 
 
+SIGNUP_WINDOW = timedelta(hours=1)
+
+
+@transaction.atomic
+def signup_mail_count(*, email: str, client: str | None) -> None:
+    """Count one more sign-up mail to `email` from `client`; raises ValidationError, and counts
+    nothing, when either has had its share of the last hour."""
+    now = timezone.now()
+    # Rows older than the hour count for nothing: they go as the next mail is counted.
+    SignupMail.objects.filter(sent_at__lt=now - SIGNUP_WINDOW).delete()
+    address = salted_hmac("scorekeeper.accounts.signup-mail", email.lower()).hexdigest()
+    sent = _sent_within(now, settings.SIGNUP_MAILS_PER_ADDRESS, address=address)
+    if len(sent) >= settings.SIGNUP_MAILS_PER_ADDRESS:
+        raise ValidationError(
+            {
+                "email": f"A sign-up link went to this address {_times(len(sent))} in the last "
+                "hour, as many as we send. Look for it in your inbox and spam folder, or ask "
+                f"again in {_wait(sent[0] + SIGNUP_WINDOW - now)}."
+            }
+        )
+    sent = _sent_within(now, settings.SIGNUP_MAILS_PER_CLIENT, client=client) if client else []
+    if len(sent) >= settings.SIGNUP_MAILS_PER_CLIENT:
+        raise ValidationError(
+            f"{len(sent)} sign-up links went out from this connection in the last hour, as many "
+            f"as we send. Please ask again in {_wait(sent[0] + SIGNUP_WINDOW - now)}."
+        )
+    SignupMail.objects.create(address=address, client=client or "")
+
+
+def _sent_within(now: datetime, most: int, **match: str) -> list[datetime]:
+    """When the (at most `most`) mails of the last hour that match were sent, oldest first."""
+    recent = SignupMail.objects.filter(sent_at__gte=now - SIGNUP_WINDOW, **match)
+    return list(recent.order_by("sent_at").values_list("sent_at", flat=True)[:most])
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _wait(left: timedelta) -> str:
+    # Rounded up, so that asking again after the wait said always works.
+    return cool_off_words(max(1, -(-int(left.total_seconds()) // 60)))
+
+
 def signup_mail(request: HttpRequest, *, username: str, email: str) -> None:
     """Mail the address the link to finish signing up or, when an account has it already, a
-    note to that account's owner: the page after sign-up says the same either way."""
+    note to that account's owner: the page after sign-up says the same either way. Raises
+    ValidationError, sending nothing, past the hour's share of the address or the client."""
+    signup_mail_count(email=email, client=client_address(request))
     existing = get_user_model().objects.filter(email__iexact=email).order_by("pk").first()
     if existing is None:
         link = reverse(
@@ -114,6 +165,16 @@ def locked_out(request: HttpRequest, original_response=None, credentials=None) -
         "wait": cool_off_words(minutes),
     }
     return render(request, "registration/locked_out.html", context, status=LOCKED_OUT_STATUS)
+
+
+def attempt_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The username django-axes counts a sign-in attempt under, cut to the longest a username
+    can be: a longer one is no account's, and axes' column would refuse it (a 500, not a
+    "wrong username or password")."""
+    given = credentials.get("username") if credentials else request.POST.get("username")
+    if not isinstance(given, str):
+        return None
+    return given[: get_user_model()._meta.get_field("username").max_length]
 
 
 def client_address(request: HttpRequest) -> str | None:

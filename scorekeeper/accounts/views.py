@@ -15,9 +15,13 @@ from scorekeeper.accounts.services import SignupForm, account_create, signup_cla
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        signup_mail(
-            request, username=form.cleaned_data["username"], email=form.cleaned_data["email"]
-        )
+        try:
+            signup_mail(
+                request, username=form.cleaned_data["username"], email=form.cleaned_data["email"]
+            )
+        except ValidationError as limited:
+            form.add_error(None, limited)
+            return render(request, "registration/signup.html", {"form": form}, status=429)
         request.session["signup_sent_to"] = form.cleaned_data["email"]
         return redirect("signup_sent")
     return render(request, "registration/signup.html", {"form": form})

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Errors, FrozenMap, counted, is_whole, listing, number, shown
-from .reading import NAME_MAX, ROUND_MAX, parse_round
-from .rules import DECKS_MAX, RuleSet, resolve_rules
+from .reading import NAME_MAX, parse_round
+from .rules import DECKS_MAX, ROUND_MAX, RuleSet, resolve_rules
 from .scoring import RoundResult, score_parsed
 
 NAMES_LISTED = 12
@@ -128,7 +128,8 @@ def game_status_after(
         if over_after is not None:
             errors.add(
                 f"rounds[{index}]",
-                f"The game was over after round {over_after}{_end_reason(ruleset, totals)}; "
+                f"The game was over after round {over_after}"
+                f"{_end_reason(ruleset, totals, over_after)}; "
                 f"no round can follow it.",
             )
             break
@@ -188,10 +189,10 @@ def _read_before(
         )
         return None, 0
     played, totals = before["rounds"], before["totals"]
-    if not (is_whole(played) and 0 <= played < ROUND_MAX):
+    if not (is_whole(played) and 0 <= played <= ROUND_MAX):
         errors.add(
             "before.rounds",
-            f"The rounds played must be a whole number from 0 to {number(ROUND_MAX - 1)}, "
+            f"The rounds played must be a whole number from 0 to {number(ROUND_MAX)}, "
             f"not {shown(played)}.",
         )
         played = 0
@@ -294,6 +295,9 @@ def _some(names: list[str]) -> str:
 
 
 def _end_reached(rules: RuleSet, totals: Mapping[str, int], played: int) -> bool:
+    if played >= ROUND_MAX:
+        # Whatever the rules, so that no game grows without bound; the highest total wins.
+        return True
     if rules.rounds is not None and played >= rules.rounds:
         return True
     if rules.target_score is not None:
@@ -304,13 +308,15 @@ def _end_reached(rules: RuleSet, totals: Mapping[str, int], played: int) -> bool
     return False
 
 
-def _end_reason(rules: RuleSet, totals: Mapping[str, int]) -> str:
+def _end_reason(rules: RuleSet, totals: Mapping[str, int], played: int) -> str:
     if rules.target_score is not None:
         top = max(totals.values())
-        if top >= rules.target_score:
-            leader = next(name for name, total in totals.items() if total == top)
+        leaders = [name for name, total in totals.items() if total == top]
+        if top >= rules.target_score and len(leaders) == 1:
             return (
-                f", when {leader} reached {number(top)} "
+                f", when {leaders[0]} reached {number(top)} "
                 f"(the target is {number(rules.target_score)})"
             )
-    return f" ({rules.name} is played over {counted(rules.rounds or 0, 'round')})"
+    if rules.rounds is not None and played >= rules.rounds:
+        return f" ({rules.name} is played over {counted(rules.rounds, 'round')})"
+    return f" (a game holds at most {counted(ROUND_MAX, 'round')}; the highest total wins)"

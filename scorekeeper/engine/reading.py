@@ -22,7 +22,7 @@ from .errors import (
     shown,
 )
 from .parsed import ParsedRound, ParsedSide
-from .rules import DECKS_MAX, KINDS, RuleSet
+from .rules import DECKS_MAX, KINDS, ROUND_MAX, RuleSet
 
 ROUND_FIELDS = ("rules", "round", "decks", "ended_by", "sides")
 SIDE_FIELDS = (
@@ -41,7 +41,6 @@ SIDE_FIELDS = (
     "open_books",
 )
 ENDED_BY = ("going_out", "stock_exhausted")
-ROUND_MAX = 10_000
 NAME_MAX = 100
 
 

@@ -29,6 +29,9 @@ OPENING_MELD_BY = ("score", "round")
 WORD_KEYS = ("side", "sides", "canasta", "canastas", "hand", "foot", *KINDS)
 
 POINTS_MAX = 1_000_000
+# The most rounds a game holds. Tables play 4 rounds, or to a target in 5 to 15; a game past 60
+# rounds is a phone left sending, and every round kept costs each later read and correction.
+ROUND_MAX = 60
 DECKS_MAX = 100
 # The deepest a house rule's value may nest lists and objects; opening_meld needs 2.
 NESTING_MAX = 2
@@ -240,7 +243,7 @@ _WHOLE_PARAMETERS: dict[str, tuple[str, int, int, bool]] = {
     "black_three_in_hand_penalty": ("The penalty for a black three in hand", 0, POINTS_MAX, False),
     "foot_penalty": ("The penalty for never picking up the {foot}", 0, POINTS_MAX, False),
     "target_score": ("The target score", 1, 100 * POINTS_MAX, True),
-    "rounds": ("The number of rounds", 1, 1000, True),
+    "rounds": ("The number of rounds", 1, ROUND_MAX, True),
     "mixed_max_wild": ("The most wild cards in a {mixed} {canasta}", 1, 6, True),
 }
 _BOOL_PARAMETERS = {

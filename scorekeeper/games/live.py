@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from django.contrib import messages
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.http import parse_etags
 
 from scorekeeper.models import Game, Round
 
@@ -24,6 +25,13 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 def game_etag(updated_at: datetime) -> str:
     """The game's version as a strong ETag: the microsecond of its last write, in hex."""
     return f'"{_microsecond(updated_at):x}"'
+
+
+def etag_sent(request: HttpRequest, etag: str) -> bool:
+    """Whether the request's If-None-Match holds `etag`, weakly compared: a gzipped answer
+    goes out with its ETag made weak (W/"..."), and the browser sends that back."""
+    sent = parse_etags(request.headers.get("If-None-Match", ""))
+    return etag in sent or f"W/{etag}" in sent
 
 
 def game_version(game: Game) -> str:

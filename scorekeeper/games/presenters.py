@@ -32,7 +32,7 @@ def end_condition(rules: engine.RuleSet) -> str:
         return f"After {rules.rounds} rounds, highest total wins"
     if rules.target_score is not None:
         return f"First to {number(rules.target_score)}, highest total wins"
-    return "When you end it, highest total wins"
+    return f"When you end it (at most {engine.ROUND_MAX} rounds), highest total wins"
 
 
 def opening_meld(rules: engine.RuleSet) -> str:

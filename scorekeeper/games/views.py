@@ -8,11 +8,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare
-from django.utils.http import parse_etags
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import engine
-from scorekeeper.access import can_score, grant_scoring
+from scorekeeper.access import can_score, grant_scoring, secret_inside
 from scorekeeper.games import live, services
 from scorekeeper.games.history import history_sentence
 from scorekeeper.games.page import game_page
@@ -91,7 +90,8 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
             viewer_url=request.build_absolute_uri(reverse("game_detail", args=[game.public_id])),
         ),
     }
-    return render(request, "scorekeeper/game_detail.html", context)
+    response = render(request, "scorekeeper/game_detail.html", context)
+    return secret_inside(response) if scorer else response
 
 
 @require_http_methods(["GET", "POST"])
@@ -191,7 +191,7 @@ def game_state(request: HttpRequest, public_id: str) -> HttpResponse:
         raise Http404("No game at this address")
     updated_at, pk, finished = row
     etag = live.game_etag(updated_at)
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    if live.etag_sent(request, etag):
         response = HttpResponseNotModified()
     else:
         rounds = Round.objects.filter(game_id=pk).count()

@@ -20,7 +20,6 @@ from django.db import IntegrityError, transaction
 from scorekeeper import engine
 from scorekeeper.access import scoring_rights_grant
 from scorekeeper.engine.formatting import listing, number, rule_set_name, signed
-from scorekeeper.engine.reading import ROUND_MAX
 from scorekeeper.games import services as games
 from scorekeeper.games.live import game_etag
 from scorekeeper.games.scoring import round_errors
@@ -183,9 +182,9 @@ def round_sent(body: bytes) -> RoundSent:
                 f"The round's mark on this phone must be 1 to {KEY_MAX} letters, digits or dashes.",
             ),
             (
-                _whole(sent) and 1 <= sent <= ROUND_MAX,
+                _whole(sent) and 1 <= sent <= engine.ROUND_MAX,
                 "number",
-                f"The round number must be a whole number from 1 to {number(ROUND_MAX)}.",
+                f"The round number must be a whole number from 1 to {number(engine.ROUND_MAX)}.",
             ),
             (
                 ended_by in Round.EndedBy.values,

@@ -8,12 +8,12 @@ import functools
 import logging
 from collections.abc import Callable
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.http.request import RawPostDataException
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
-from django.utils.http import parse_etags
 from django.views import csrf
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -57,12 +57,26 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return _said("csrf", CSRF_REFUSED, 403)
 
 
+class TooBig(engine.RoundError):
+    """A body larger than Django reads (DATA_UPLOAD_MAX_MEMORY_SIZE): answered 413."""
+
+
+TOO_BIG = (
+    "Nothing was saved: what this phone sent is far larger than any round or game can be. "
+    "Reload the page and send it again."
+)
+
+
 def _body(request: HttpRequest) -> bytes:
     try:
         return request.body
     except RawPostDataException:
         # A form post, not JSON: the CSRF check has read it already, and it is not a round.
         return b""
+    except RequestDataTooBig:
+        # Refused here, in words and in JSON (django.request logs the 413 in one line),
+        # rather than as Django's logged traceback.
+        raise TooBig([engine.FieldError("__all__", TOO_BIG)]) from None
 
 
 def _busy_as_json(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -94,7 +108,7 @@ def game_offline(request: HttpRequest, public_id: str) -> HttpResponse:
     # Whether this phone may score is part of the answer: joining by the scorer link changes it
     # though the game has not changed.
     etag = live.game_etag(game.updated_at)[:-1] + ('-s"' if scorer else '-v"')
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    if live.etag_sent(request, etag):
         response = HttpResponseNotModified()
     else:
         response = JsonResponse({**sync.game_snapshot(game), "can_score": scorer})
@@ -117,6 +131,8 @@ def game_create(request: HttpRequest) -> HttpResponse:
             user=request.user,
             phone=phone_id(request),
         )
+    except TooBig as error:
+        return _errors(error.errors, 413)
     except engine.RoundError as error:
         return _errors(error.errors)
     # A repeat finds this phone's right, stored with the game; another phone's game is refused.
@@ -149,6 +165,8 @@ def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
             version=sent.version,
             user=request.user,
         )
+    except TooBig as error:
+        return _errors(error.errors, 413)
     except engine.RoundError as error:
         return _errors(error.errors)
     status, answer = sync.round_answer(synced, game)

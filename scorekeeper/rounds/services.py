@@ -26,6 +26,16 @@ from scorekeeper.games.store import (
 from scorekeeper.models import Game, GameEvent, Round, Side
 
 
+def game_over(played: int) -> str:
+    """Why a finished game takes no new round, and what the players can do instead."""
+    if played >= engine.ROUND_MAX:
+        return (
+            f"The game is over: a game holds at most {engine.ROUND_MAX} rounds, and the highest "
+            "total won. Start a rematch to play on."
+        )
+    return "The game is over; reopen it or correct a round instead."
+
+
 @transaction.atomic
 def round_record(
     *,
@@ -47,7 +57,7 @@ def round_record(
         # Two phones, or a double tap: the first save wins and the other is told.
         raise already_saved(number, played)
     if game.finished:
-        raise refusal("round", "The game is over; reopen it or correct a round instead.")
+        raise refusal("round", game_over(played))
     if number != played + 1:
         raise Conflict(
             f"Round {number} was not saved: a round was deleted on another phone meanwhile, "

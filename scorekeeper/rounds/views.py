@@ -131,7 +131,7 @@ def round_new(request: HttpRequest, public_id: str) -> HttpResponse:
         # the game): show what is stored.
         return already_saved_redirect(request, game, posted)
     if game.finished:
-        messages.info(request, "The game is over: correct a round or reopen the game first.")
+        messages.info(request, services.game_over(view.played))
         return redirect("game_detail", public_id=game.public_id)
     if request.method == "GET" and not can_score(request, game):
         raise PermissionDenied("Only the phones scoring this game can enter rounds.")

@@ -3,27 +3,14 @@
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.helpers.migrations import back_to_the_latest_migrations, migrated  # noqa: F401
 
 BEFORE = [("leagues", "0001_players_leagues_seasons_nights_games")]
 AFTER = [("leagues", "0002_account_link_per_membership")]
 
 
-@pytest.fixture(autouse=True)
-def back_to_the_latest_migrations(transactional_db):
-    # The database is shared with every later test (the browser tests' live server among them):
-    # whatever a test here migrates to, it is left at the newest migrations of every app.
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
-def migrated(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+pytestmark = pytest.mark.usefixtures("back_to_the_latest_migrations")
 
 
 @pytest.mark.django_db(transaction=True)

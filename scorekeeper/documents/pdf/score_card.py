@@ -51,9 +51,9 @@ from scorekeeper.engine.house_rules import house_rules_text
 TARGET_ROUNDS = 8
 # An unfinished game's card leaves this many empty blocks after its last round.
 ROOM_TO_CONTINUE = 2
-# The most round blocks one sheet prints: three times the rounds a table plays (house rules
-# allow 20), for the longest game to a target; a sheet of 6 columns runs to about 21 pages.
-ROUNDS_PRINTED_MAX = 60
+# The most round blocks one sheet prints: every round a game can hold (a sheet of 6 columns runs
+# to about 21 pages). The engine holds games to it; a card made from other data is refused.
+ROUNDS_PRINTED_MAX = engine.ROUND_MAX
 # ReportLab's default padding, spelled out in the summary's style: its cells' room is measured
 # against it.
 SUMMARY_PADDING = 6
@@ -128,7 +128,8 @@ def _rounds_shown(card: ScoreCard) -> int:
     if card.status and card.status.finished:
         return played
     if played:
-        return played + ROOM_TO_CONTINUE
+        # Blank blocks to carry on with on paper, as far as the game can go.
+        return min(played + ROOM_TO_CONTINUE, engine.ROUND_MAX)
     return TARGET_ROUNDS
 
 

@@ -308,7 +308,15 @@ FORGERIES = {
     ),
     "round number below 1": (
         lambda d: event(d, 1).update(round_number=-1),
-        "games[0].events[1].round_number: −1 is outside 1 to 32,767.",
+        "games[0].events[1].round_number: −1 is outside 1 to 60.",
+    ),
+    "round 1,509 of a game": (
+        lambda d: game(d)["rounds"][0].update(number=1509),
+        "games[0].rounds[0].number: 1,509 is outside 1 to 60.",
+    ),
+    "an event of round 61": (
+        lambda d: event(d, 1).update(round_number=61),
+        "games[0].events[1].round_number: 61 is outside 1 to 60.",
     ),
     "side positions with a gap": (
         lambda d: side(d, 1).update(position=5),
@@ -449,7 +457,7 @@ FORGERIES = {
     "season of 10,000 rounds": (
         lambda d: d["seasons"][0]["rules"]["overrides"].update(rounds=10_000),
         "seasons[0].rules.overrides.rounds: The number of rounds must be a whole number from 1 "
-        "to 1,000 or left empty, not 10,000.",
+        "to 60 or left empty, not 10,000.",
     ),
     "season of 50 rounds with 100 decks": (
         lambda d: d["seasons"][0]["rules"]["overrides"].update(rounds=50, decks=100),

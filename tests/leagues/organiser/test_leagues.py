@@ -165,7 +165,7 @@ def test_settings_refusal_keeps_what_was_typed(as_organiser, league):
     block = rule_block(html, "rounds")
     assert (
         '<p class="field-error" role="alert">The number of rounds must be a whole number from 1 '
-        "to 1,000 or left empty, not 0.</p>"
+        "to 60 or left empty, not 0.</p>"
     ) in block
     assert 'value="0"' in block
     assert 'value="4"' in rule_block(html, "decks")

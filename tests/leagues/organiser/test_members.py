@@ -208,3 +208,20 @@ def test_two_players_at_the_same_night_are_not_merged(as_organiser, league, eigh
         "Ann and Bob were at the same club night, so they are two people.",
     )
     assert Player.objects.filter(pk=bob.pk).exists()
+
+
+@pytest.mark.parametrize("field", ["keep", "absorb"])
+@pytest.mark.parametrize("digits", [20, 4301, 5000])
+def test_a_merge_of_an_id_longer_than_any_is_refused_beside_its_field(
+    as_organiser, league, eight, field, digits
+):
+    chosen = {"keep": str(eight["Ann"].pk), "absorb": str(eight["Bob"].pk)}
+    players = Player.objects.count()
+
+    response = as_organiser.post(
+        "/leagues/thursday/members/merge/", {**chosen, field: "9" * digits, "confirm": "yes"}
+    )
+
+    assert response.status_code == 200
+    assert_beside(response.content.decode(), field, "Choose one of the league's members.")
+    assert Player.objects.count() == players

@@ -9,7 +9,7 @@ from django.test import Client
 
 from leagues import services
 from leagues.models import LeagueEvent, Player
-from tests.helpers.leagues import members
+from tests.helpers.leagues import NIGHT, members
 from tests.helpers.races import ON_POSTGRESQL, THREADS, together
 
 MEMBERS = "/leagues/thursday/members/"
@@ -113,3 +113,63 @@ def test_a_merge_and_nineteen_edits_of_the_player_it_merges_away_at_once(league,
     edits = LeagueEvent.objects.filter(kind=LeagueEvent.Kind.MEMBER_CHANGED)
     assert edits.count() == sum(answer[2] != [told] for answer in answered[1:])
     assert list(Player.objects.values_list("name", flat=True)) == ["Ann"]
+
+
+# A late arrival of the player a merge takes away ---------------------------------------------
+
+
+def test_a_late_arrival_of_a_player_merged_meanwhile_is_refused_with_the_merge(league, organiser):
+    p = members(league, "Ann", "Bob", "Cat")
+    night = services.night_create(
+        league=league, date=NIGHT, player_ids=[p["Bob"].pk], user=organiser
+    )
+    services.player_merge(league=league, keep=p["Ann"], absorb=p["Cat"], user=organiser)
+
+    # The player as the arrival form had read it before the merge went through.
+    with pytest.raises(services.LeagueError) as refused:
+        services.night_arrival(night=night, player=p["Cat"], user=organiser)
+
+    assert refused.value.errors == [("player", TOLD)]
+    assert list(night.attendances.values_list("player__name", flat=True)) == ["Bob"]
+    assert not league.events.filter(kind=LeagueEvent.Kind.LATE_ARRIVAL)
+
+
+@pytest.mark.django_db(transaction=True)
+@ON_POSTGRESQL[1]
+def test_a_merge_and_nineteen_late_arrivals_of_the_player_it_merges_away_at_once(league, organiser):
+    p = members(league, "Ann", "Bob", "Cat")
+    ann, cat = p["Ann"], p["Cat"]
+    night = services.night_create(league=league, date=NIGHT, player_ids=[p["Bob"].pk], user=None)
+    arrivals = f"/leagues/thursday/nights/{night.pk}/arrivals/"
+    clients = []
+    for _ in range(THREADS):
+        client = Client(raise_request_exception=False)
+        client.force_login(organiser)
+        clients.append(client)
+
+    def post(index: int):
+        if index == 0:
+            form = {"keep": str(ann.pk), "absorb": str(cat.pk), "confirm": "yes"}
+            return clients[0].post(MERGE, form, follow=True)
+        return clients[index].post(arrivals, {"player": str(cat.pk), "name": ""})
+
+    results = together(post, THREADS)
+
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    assert said(results[0]) == ["Cat is merged into Ann; the ratings have been worked out again."]
+    arrived = [r for r in results[1:] if r.status_code == 302]
+    # At most one arrival went in before the merge; every other one was told why not.
+    assert len(arrived) <= 1
+    for refused in (r for r in results[1:] if r.status_code != 302):
+        assert refused.status_code == 200
+        assert any(
+            told in refused.text
+            for told in (
+                TOLD,
+                "Cat is already here tonight.",
+                "Choose one of the members listed.",
+            )
+        ), refused.text[:2000]
+    present = sorted(night.attendances.values_list("player__name", flat=True))
+    assert present == (["Ann", "Bob"] if arrived else ["Bob"])
+    assert list(Player.objects.order_by("name").values_list("name", flat=True)) == ["Ann", "Bob"]

@@ -1,12 +1,15 @@
 """Accounts: sign up with an e-mail address, sign in and out, reset and change a password."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.test import Client
+from django.utils import timezone
 from django.utils.html import escape
 
+from scorekeeper.models import SignupMail
 from tests.helpers.accounts import PASSWORD, make_user, sign_in, signed_in_as
 
 pytestmark = pytest.mark.django_db
@@ -299,3 +302,61 @@ def test_password_change_asks_a_signed_out_visitor_to_sign_in(client):
 
     assert response.status_code == 302
     assert response["Location"] == "/accounts/login/?next=/accounts/password_change/"
+
+
+# Sign-up mails are limited -------------------------------------------------------------------
+
+
+def test_one_address_gets_at_most_three_sign_up_links_an_hour(mailoutbox):
+    answers = [
+        Client(REMOTE_ADDR=f"203.0.113.{n}").post("/accounts/signup/", signup_form()).status_code
+        for n in range(31)
+    ]
+
+    assert answers == [302] * 3 + [429] * 28
+    assert len(mailoutbox) == 3
+    page = Client(REMOTE_ADDR="203.0.113.99").post("/accounts/signup/", signup_form())
+    assert (
+        escape(
+            "A sign-up link went to this address 3 times in the last hour, as many as we send. "
+            "Look for it in your inbox and spam folder, or ask again in 1 hour."
+        )
+        in page.content.decode()
+    )
+    assert len(mailoutbox) == 3
+
+
+def test_one_client_sends_at_most_20_sign_up_links_an_hour(mailoutbox):
+    phone = Client(REMOTE_ADDR="198.51.100.7")
+    answers = [
+        phone.post("/accounts/signup/", signup_form(email=f"p{n}@example.org")).status_code
+        for n in range(21)
+    ]
+
+    assert answers == [302] * 20 + [429]
+    assert len(mailoutbox) == 20
+    refused = phone.post("/accounts/signup/", signup_form(email="late@example.org"))
+    assert (
+        escape(
+            "20 sign-up links went out from this connection in the last hour, as many as we send. "
+            "Please ask again in 1 hour."
+        )
+        in refused.content.decode()
+    )
+    other = Client(REMOTE_ADDR="198.51.100.8")
+    assert other.post("/accounts/signup/", signup_form(email="late@example.org")).status_code == 302
+    assert len(mailoutbox) == 21
+
+
+def test_an_hour_later_the_address_gets_a_link_again_and_the_old_counts_are_gone(mailoutbox):
+    for n in range(3):
+        Client(REMOTE_ADDR=f"203.0.113.{n}").post("/accounts/signup/", signup_form())
+    SignupMail.objects.update(sent_at=timezone.now() - timedelta(minutes=61))
+
+    response = Client().post("/accounts/signup/", signup_form())
+
+    assert response.status_code == 302
+    assert len(mailoutbox) == 4
+    assert SignupMail.objects.count() == 1
+    # The address is kept only as a keyed hash.
+    assert "ann@example.org" not in str(SignupMail.objects.values_list("address", flat=True)[0])

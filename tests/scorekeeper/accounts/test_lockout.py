@@ -1,6 +1,7 @@
 """The lockout after five wrong passwords from one address, and that address behind proxies."""
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import SESSION_KEY
 from django.test import Client, override_settings
 
@@ -137,3 +138,12 @@ def test_the_client_address_counts_the_trusted_proxies_from_the_right(
 )
 def test_cool_off_in_words(minutes, words):
     assert cool_off_words(minutes) == words
+
+
+def test_a_sign_in_with_a_username_longer_than_any_is_refused_like_a_wrong_password(client):
+    # axes keeps the username in a column of 255: it is counted cut to the 150 a username has.
+    response = sign_in(client, username="a" * 300, password="wrong")
+
+    assert response.status_code == 200
+    assert "Please enter a correct username and password." in response.content.decode()
+    assert [len(name) for name in AccessAttempt.objects.values_list("username", flat=True)] == [150]

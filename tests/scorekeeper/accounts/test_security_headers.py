@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 
-from config.middleware import private_when_signed_in
+from config.middleware import private_for_its_viewer
 from scorekeeper.games import services
 from scorekeeper.portable.start_fields import SideSpec
 from tests.helpers.accounts import make_user
@@ -72,7 +72,7 @@ def test_a_signed_in_page_is_never_stored_by_a_cache(client, path):
 
 
 @pytest.mark.parametrize("signed_in", [True, False])
-def test_a_page_that_sets_its_own_caching_is_made_private_when_signed_in(rf, signed_in):
+def test_a_page_that_sets_its_own_caching_is_made_private_for_its_viewer(rf, signed_in):
     def view(request):
         response = HttpResponse("Standings")
         response["Cache-Control"] = "public, max-age=60"
@@ -81,13 +81,44 @@ def test_a_page_that_sets_its_own_caching_is_made_private_when_signed_in(rf, sig
     request = rf.get("/")
     request.user = make_user() if signed_in else AnonymousUser()
 
-    response = private_when_signed_in(view)(request)
+    response = private_for_its_viewer(view)(request)
 
     expected = "max-age=60, private" if signed_in else "public, max-age=60"
     assert response["Cache-Control"] == expected
 
 
-@pytest.mark.parametrize("path", ["/", "/leagues/", "/games/new/"])
+@pytest.mark.parametrize(
+    "path", ["/g/{id}/", "/g/{id}/rounds/new/", "/g/{id}/rounds/delete-last/", "/", "/games/"]
+)
+def test_a_scoring_phones_pages_are_never_stored_by_a_cache(client, path):
+    game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    joined = client.get(f"/g/{game.public_id}/join/{game.scorer_token}/")
+    # The scorer link's answer sets the session that holds the phone's right to score.
+    assert (joined.status_code, joined["Cache-Control"]) == (302, "private, no-store")
+
+    response = client.get(path.format(id=game.public_id))
+
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "private, no-store"
+
+
+def test_a_watchers_game_page_is_left_as_it_was(client):
+    game = services.game_start(preset="baskets", sides=[SideSpec("Ann"), SideSpec("Bob")])
+
+    response = client.get(f"/g/{game.public_id}/")
+
+    assert response.status_code == 200
+    assert not response.has_header("Cache-Control")
+
+
+def test_a_start_page_gives_the_phone_its_session_and_is_never_stored(client):
+    response = client.get("/games/new/")
+
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "private, no-store"
+
+
+@pytest.mark.parametrize("path", ["/", "/leagues/"])
 def test_a_signed_out_page_is_left_as_it_was(client, path):
     response = client.get(path)
 

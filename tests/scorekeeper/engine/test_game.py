@@ -260,7 +260,7 @@ def test_a_game_with_house_rules_that_fail_reports_them():
     assert [(e.path, e.message) for e in caught.value.errors] == [
         (
             "rules.overrides.rounds",
-            "The number of rounds must be a whole number from 1 to 1,000 or left empty, not 0.",
+            "The number of rounds must be a whole number from 1 to 60 or left empty, not 0.",
         ),
     ]
 

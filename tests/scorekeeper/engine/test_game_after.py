@@ -75,7 +75,7 @@ def test_an_error_in_a_new_round_names_its_place_in_the_whole_game():
         (
             {"totals": {"Ann": 0, "Bob": 0}, "rounds": -1},
             "before.rounds",
-            "The rounds played must be a whole number from 0 to 9,999, not \N{MINUS SIGN}1.",
+            "The rounds played must be a whole number from 0 to 60, not \N{MINUS SIGN}1.",
         ),
         (
             {"totals": {"Ann": 0}, "rounds": 1},

@@ -139,7 +139,7 @@ CASES = {
     "a round number of 0": (
         "baskets",
         baskets(round=0),
-        [("round", "The round number must be a whole number from 1 to 10,000, not 0.")],
+        [("round", "The round number must be a whole number from 1 to 60, not 0.")],
     ),
     "a round past the last round of a fixed-length game": (
         "four-rounds",

@@ -380,7 +380,7 @@ def test_every_wrong_part_of_a_round_is_named_with_what_is_allowed():
 
     assert [(e.path, e.message) for e in refused.value.errors] == [
         ("key", "The round's mark on this phone must be 1 to 36 letters, digits or dashes."),
-        ("number", "The round number must be a whole number from 1 to 10,000."),
+        ("number", "The round number must be a whole number from 1 to 60."),
         (
             "ended_by",
             "How the round ended must be “Somebody went out” or “The stock ran out”.",

@@ -42,6 +42,28 @@ def test_a_round_the_engine_refuses_is_400_with_its_words(game, phone):
     assert Round.objects.count() == 0
 
 
+@pytest.mark.parametrize("url", ["/g/{id}/offline/rounds/", "/offline/games/"])
+def test_a_body_of_3_mb_is_413_in_words_without_a_traceback(game, phone, url, caplog):
+    body = b'{"key": "' + b"a" * 3_000_000 + b'"}'
+
+    response = post(phone, url.format(id=game.public_id), body)
+
+    assert (response.status_code, response.json()) == (
+        413,
+        {
+            "errors": [
+                {
+                    "key": "__all__",
+                    "message": "Nothing was saved: what this phone sent is far larger than any "
+                    "round or game can be. Reload the page and send it again.",
+                }
+            ]
+        },
+    )
+    assert [(r.levelname, r.exc_info is None) for r in caplog.records] == [("WARNING", True)]
+    assert Round.objects.count() == 0
+
+
 def test_a_round_for_a_game_that_is_over_is_400(game, phone):
     round_record(game=game, number=1, ended_by="stock_exhausted", entry=OTHER)
     services.game_end(game=game)
@@ -104,7 +126,7 @@ def test_wrong_types_an_unknown_place_and_a_long_key_are_400_naming_each(game, p
             },
             {
                 "key": "number",
-                "message": "The round number must be a whole number from 1 to 10,000.",
+                "message": "The round number must be a whole number from 1 to 60.",
             },
             {
                 "key": "entry",

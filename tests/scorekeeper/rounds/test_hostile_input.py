@@ -34,7 +34,7 @@ def test_a_game_with_no_target_and_no_round_limit_ends_by_hand(scorer):
 
     assert page.status_code == 200
     html = page.content.decode()
-    assert "Ten Thousand · When you end it, highest total wins" in html
+    assert "Ten Thousand · When you end it (at most 60 rounds), highest total wins" in html
     assert (
         '<p class="muted house-rules-text">House rules: no target score '
         "(the rule set&#x27;s: 10,000)</p>"

@@ -1,8 +1,6 @@
 """Saving a round costs the same at round 20 as at round 2: one engine call for the new round,
 the same queries, and only the new round's score rows written."""
 
-import re
-
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -11,19 +9,7 @@ from django.urls import reverse
 from scorekeeper import engine
 from scorekeeper.models import RoundScore
 from scorekeeper.rounds.services import round_record
-
-ENTRY = [{"melded_points": 50}, {"melded_points": 40, "hand_points": 15}]
-
-
-def shape(sql: str, game) -> str:
-    named = sql.replace(game.public_id, "ID").replace(game.scorer_token, "TOKEN")
-    return re.sub(r"\d+", "N", named)
-
-
-def saved_with_queries(game, number: int) -> list[str]:
-    with CaptureQueriesContext(connection) as queries:
-        round_record(game=game, number=number, ended_by="stock_exhausted", entry=ENTRY)
-    return [query["sql"] for query in queries.captured_queries]
+from tests.helpers.round_saves import ENTRY, saved_with_queries, shape
 
 
 def posted_with_queries(game, number: int) -> tuple[int, int]:
