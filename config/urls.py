@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from config import health
 from scorekeeper.accounts import views as accounts
+from scorekeeper.display import views as display
 from scorekeeper.documents import views as documents
 from scorekeeper.games import views as games
 from scorekeeper.offline import views as offline
@@ -54,6 +55,8 @@ urlpatterns = [
     path("accounts/signup/sent/", accounts.signup_sent, name="signup_sent"),
     path("accounts/signup/<str:token>/", accounts.signup_finish, name="signup_finish"),
     path("accounts/", include("django.contrib.auth.urls")),
+    # How this phone shows the app
+    path("display/", display.display_settings, name="display"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -20,6 +20,7 @@ ROUNDS = "scorekeeper.rounds"
 DOCUMENTS = "scorekeeper.documents"
 OFFLINE = "scorekeeper.offline"
 ACCOUNTS = "scorekeeper.accounts"
+DISPLAY = "scorekeeper.display"
 TAGS = "scorekeeper.templatetags"
 LEAGUES = "leagues.core"  # models, services, selectors and the figures they are made of
 ORGANISER = "leagues.organiser"
@@ -41,6 +42,7 @@ ALLOWED = {
     DOCUMENTS: {ENGINE, PORTABLE, CORE, GAMES, PDF},
     OFFLINE: {ENGINE, PORTABLE, CORE, GAMES, ROUNDS},
     ACCOUNTS: {CORE},
+    DISPLAY: set(),
     TAGS: {ENGINE, PORTABLE, CORE, GAMES, ROUNDS, DOCUMENTS, OFFLINE},
     LEAGUES: KITCHEN_TABLE,
     ORGANISER: KITCHEN_TABLE | {LEAGUES},

@@ -322,6 +322,8 @@ def csrf_world(organiser):
         "game_reopen": (f"/g/{e}/reopen/", {}),
         "game_rematch": (f"/g/{g}/rematch/", {}),
         "game_claim": (f"/g/{g}/claim/", {}),
+        # Only a cookie changes, but a forged post could still change how a phone shows pages.
+        "display": ("/display/", {"text": "large"}),
         # JSON from offline.js; the CSRF token comes in the X-CSRFToken header.
         "offline_round_send": (f"/g/{g}/offline/rounds/", {}),
         "offline_game_create": ("/offline/games/", {}),

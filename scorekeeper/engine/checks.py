@@ -21,6 +21,8 @@ from .errors import (
     listing,
     number,
     owned,
+    says,
+    verb,
 )
 from .parsed import ParsedRound, ParsedSide
 from .rules import RuleSet
@@ -47,8 +49,8 @@ def _deck_facts(rules: RuleSet, decks: int) -> _DeckFacts:
 
 
 def _holders(names: list[str]) -> str:
-    """`Ann has` / `Ann and Bob have ... between them` helpers."""
-    return listing(names) + (" has" if len(names) == 1 else " have")
+    """`Ann has`, `Ann & Carl have` / `Ann and Bob have ... between them` helpers."""
+    return says(names[0], "has") if len(names) == 1 else f"{listing(names)} have"
 
 
 def _between(names: list[str]) -> str:
@@ -144,7 +146,7 @@ def _check_went_out(rules: RuleSet, side: ParsedSide, errors: Errors, *, first: 
             if value:
                 errors.add(
                     path,
-                    f"{who} went out, so {who} holds no cards; {what} must be 0, "
+                    f"{who} went out, so {says(who, 'holds')} no cards; {what} must be 0, "
                     f"not {number(value)}.",
                 )
     if not first or side.canastas is None:
@@ -162,7 +164,7 @@ def _check_went_out(rules: RuleSet, side: ParsedSide, errors: Errors, *, first: 
         need += f", at least {listing(parts)}"
     canastas = counted(have, words["canasta"], words["canastas"])
     if have < total_needed:
-        message = f"{who} went out but has {canastas}; going out needs {need}."
+        message = f"{who} went out but {verb(who, 'has')} {canastas}; going out needs {need}."
     else:
         parts = [f"{side.canastas.get(kind, 0)} {words[kind]}" for kind in short_kinds]
         parts[0] = f"{side.canastas.get(short_kinds[0], 0)} of them {words[short_kinds[0]]}"

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # The one formatter for numbers and names (plain Python); re-exported for the engine's checks.
-from scorekeeper.engine.formatting import listing, number, owned
+from scorekeeper.engine.formatting import listing, number, owned, says, verb
 
-__all__ = ["listing", "number", "owned"]
+__all__ = ["listing", "number", "owned", "says", "verb"]
 
 
 @dataclass(frozen=True, slots=True)

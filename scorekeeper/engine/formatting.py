@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import re
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -73,10 +74,65 @@ def listing(items: Iterable[str], last: str = "and") -> str:
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
 
 
+# -- a side's name in a sentence ----------------------------------------------------------------
+#
+# The one place that decides whether a side's name takes a singular or a plural verb ("Ann needs",
+# "Ann & Carl need") and how to say what it owns. A side is a player ("Ann") or a team, named by
+# its players ("Ann & Carl", "Ann, Bob and Cy") or by a name its players chose ("Us", "Them",
+# "The Smiths"). Plural: a name that joins players (`&` or `and` between two words, or a comma
+# between words) and the plural pronouns Us, Them, We and They (the whole name, in any case).
+# Everything else is one name and takes the singular, "The Smiths" and "Spades" included: a chosen
+# name reads as a name ("The Smiths needs 90 to open"), and guessing plurals from a final s would
+# make "Chris" and "Douglas" plural.
+
+_PLURAL_NAMES = frozenset({"us", "them", "we", "they"})
+# `&` or `and` as a word of its own, or a comma, with a word before and after it.
+_JOINED = re.compile(
+    r"\w[^\w\s]*\s+(?:&|and)\s+[^\w\s]*\w|\w[^\w\s,]*,\s*[^\w\s]*\w", re.IGNORECASE
+)
+
+# Verbs whose plural is not the singular without its final s.
+_IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do", "goes": "go"}
+
+
+def plural(name: str) -> bool:
+    """Whether a side's name takes a plural verb: `Ann & Carl`, `Ann and Carl`, `Ann, Bob and
+    Cy`, `Us`, `Them`, `We`, `They`; never `Ann`, `Chris`, `Side 1` or `The Smiths`."""
+    return name.strip().casefold() in _PLURAL_NAMES or _JOINED.search(name) is not None
+
+
+def _plural_verb(singular: str) -> str:
+    """`needs` -> `need`, `has reached` -> `have reached`, `went out` unchanged."""
+    first, space, rest = singular.partition(" ")
+    if first in _IRREGULAR:
+        first = _IRREGULAR[first]
+    elif first.endswith(("sses", "shes", "ches", "xes", "zes")):
+        first = first[:-2]
+    elif first.endswith("s") and not first.endswith("ss"):
+        first = first[:-1]
+    return first + space + rest
+
+
+def verb(name: str, singular: str, plural_form: str | None = None) -> str:
+    """The verb as it agrees with a side's name: `verb("Ann", "needs")` is `needs`,
+    `verb("Ann & Carl", "needs")` is `need`; `has` -> `have`, `is` -> `are`, `has reached` ->
+    `have reached`, and a past tense (`went out`) stays as it is. `plural_form` names the plural
+    where the singular without its s is not it."""
+    if not plural(name):
+        return singular
+    return plural_form if plural_form is not None else _plural_verb(singular)
+
+
+def says(name: str, singular: str, plural_form: str | None = None) -> str:
+    """The name with its verb: `Ann needs`, `Ann & Carl need`, `Them have`."""
+    return f"{name} {verb(name, singular, plural_form)}"
+
+
 def owned(name: str, thing: str, *, start: bool = False) -> str:
-    """`Ann's melded points`; `the melded points of Us` where `'s` reads wrong after a name that
-    ends in s (`Us's`, `Chris's`). With `start`, capitalised to open a sentence."""
-    if name[-1:].lower() == "s":
+    """`Ann's melded points`; `the melded points of Us` where `'s` reads wrong: after a name that
+    ends in s (`Us's`, `Chris's`) and after a plural name (`Them's`, `Ann & Carl's`). With
+    `start`, capitalised to open a sentence."""
+    if name[-1:].lower() == "s" or plural(name):
         phrase = f"the {thing} of {name}"
         return phrase[0].upper() + phrase[1:] if start else phrase
     return f"{name}'s {thing}"

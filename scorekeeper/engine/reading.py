@@ -19,6 +19,7 @@ from .errors import (
     listing,
     number,
     owned,
+    says,
     shown,
 )
 from .parsed import ParsedRound, ParsedSide
@@ -297,8 +298,8 @@ def _read_canastas(
             if checked:
                 errors.add(
                     where,
-                    f"{who} has {rules.canastas_of(kind, checked)}, but {rules.name} has no "
-                    f"{words[kind]} {words['canastas']}; its {words['canastas']} are "
+                    f"{says(who, 'has')} {rules.canastas_of(kind, checked)}, but {rules.name} "
+                    f"has no {words[kind]} {words['canastas']}; its {words['canastas']} are "
                     f"{rules.kind_names()}.",
                 )
                 good = False
@@ -358,8 +359,8 @@ def _read_open_books(
     if value and not rules.open_books_change_sides:
         errors.add(
             path,
-            f"{who} has {counted(len(value), 'open book')}, but in {rules.name} open books stay "
-            "where they are: their cards count in melded points only.",
+            f"{says(who, 'has')} {counted(len(value), 'open book')}, but in {rules.name} open "
+            "books stay where they are: their cards count in melded points only.",
         )
         return None
     books: list[tuple[str, int]] = []
@@ -386,7 +387,7 @@ def _read_open_books(
             kind = None
         points = _whole(
             book.get("points"),
-            f"The points of {title}",
+            f"The points of {owned(who, f'open book {number_}')}",
             f"{where}.points",
             errors,
             points=True,
@@ -428,21 +429,21 @@ def _check_unused(rules: RuleSet, side: ParsedSide, errors: Errors) -> None:
             if value:
                 errors.add(
                     f"{path}.{key}",
-                    f"{who} has {counted(value, what)} {where}, but {name} has no {text}.",
+                    f"{says(who, 'has')} {counted(value, what)} {where}, but {name} has no {text}.",
                 )
                 setattr(side, attr, None)
     if side.exact_cuts:
         if not rules.cut_bonus:
             errors.add(
                 f"{path}.exact_cuts",
-                f"{who} has {counted(side.exact_cuts, 'exact cut')}, but {name} has no "
+                f"{says(who, 'has')} {counted(side.exact_cuts, 'exact cut')}, but {name} has no "
                 "exact-cut bonus.",
             )
             side.exact_cuts = None
         elif side.exact_cuts > 1:
             errors.add(
                 f"{path}.exact_cuts",
-                f"{who} has {number(side.exact_cuts)} exact cuts, but a round has one deal, "
-                "so at most 1.",
+                f"{says(who, 'has')} {number(side.exact_cuts)} exact cuts, but a round has one "
+                "deal, so at most 1.",
             )
             side.exact_cuts = None

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from scorekeeper import engine
 from scorekeeper.engine.errors import is_whole
-from scorekeeper.engine.formatting import change, number, owned, rule_set_name
+from scorekeeper.engine.formatting import change, number, owned, rule_set_name, says
 
 # The round form's counts, in the form's order, with its words.
 COUNTS = (
@@ -130,7 +130,7 @@ def _result(result: Mapping[str, Any], rules: engine.RuleSet, *, undone: bool = 
     if result.get("tie"):
         return "the tie is undone" if undone else "a tie"
     if winner:
-        return f"{owned(winner, 'win')} is undone" if undone else f"{winner} wins"
+        return f"{owned(winner, 'win')} is undone" if undone else says(winner, "wins")
     return f"no {rules.words['side']} had won" if undone else f"no {rules.words['side']} wins"
 
 

@@ -57,6 +57,15 @@ class GamePage:
     scores_html: str
 
     @property
+    def spoken(self) -> str:
+        """The totals as the phone reads them aloud: `Us 4,215, Them 3,890; Ann deals next.`"""
+        if self.finished:
+            return f"{self.final_score}; {self.winner.rstrip('!') or 'the game is a tie'}."
+        if self.dealer:
+            return f"{self.final_score}; {self.dealer} deals next."
+        return f"{self.final_score}."
+
+    @property
     def scores(self) -> SafeString:
         """The scoreboard and chart sections (escaped when they were drawn)."""
         return mark_safe(self.scores_html)  # noqa: S308 - rendered by Django's templates

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from scorekeeper.engine.formatting import number, signed
+from scorekeeper.engine.formatting import number, plural, says, signed
 from scorekeeper.portable.round_fields import Field, OpenBook, Pile, RoundForm, SideBlock
 
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#x27;"))
@@ -303,7 +303,7 @@ def next_round_html(
     win, and for a phone that scores the game, the way to enter it."""
     # An item a line, so that the list's text reads as the lines it shows.
     needs = "\n".join(
-        f'<li><span>{esc(name)} needs</span> <strong class="meld">{number(meld)}</strong> '
+        f'<li><span>{esc(says(name, "needs"))}</span> <strong class="meld">{number(meld)}</strong> '
         "<span>to open</span></li>"
         for name, meld in melds
     )
@@ -324,8 +324,10 @@ def next_round_html(
 
 
 def winner_text(name: str, side_word: str) -> str:
-    """`Ann wins!`, or for a team `Ann and Bob win!`: a finished game's headline."""
-    return f"{name} win{'s' if side_word == 'player' else ''}!"
+    """`Ann wins!`, or for a team `Ann and Bob win!`: a finished game's headline. A side that
+    may be a team (any side but a player) wins in the plural whatever its name (`Spades win!`),
+    as the page always said; a player with a plural name (`Us`) too."""
+    return f"{name} win{'' if side_word != 'player' or plural(name) else 's'}!"
 
 
 def final_score_text(totals: Sequence[tuple[str, int]]) -> str:

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper import engine
-from scorekeeper.engine.formatting import listing, number, signed
+from scorekeeper.engine.formatting import listing, number, says, signed
 from scorekeeper.engine.seating import dealer_seat
 from scorekeeper.portable import fragments, round_fields, start_fields
 
@@ -34,7 +34,8 @@ def standing(
     winner: str | None,
     tie: bool,
 ) -> str:
-    """`Ann leads by 1,365`, `Ann and Bob level`, `No rounds yet`, `Ann won`, `A tie`."""
+    """`Ann leads by 1,365`, `Ann & Carl lead by 1,365`, `Ann and Bob level`, `No rounds yet`,
+    `Ann won`, `A tie`."""
     if finished:
         return "A tie" if tie or winner is None else f"{winner} won"
     if not rounds_played:
@@ -43,19 +44,20 @@ def standing(
     level = [name for total, name in ranked if total == ranked[0][0]]
     if len(level) > 1:
         return f"{listing(level)} level"
-    return f"{ranked[0][1]} leads by {number(ranked[0][0] - ranked[1][0])}"
+    return f"{says(ranked[0][1], 'leads')} by {number(ranked[0][0] - ranked[1][0])}"
 
 
 def to_win(rules: engine.RuleSet, names: Sequence[str], totals: Sequence[int]) -> list[str]:
-    """`Ann needs 2,345 more to win (target 10,000)` for each side, in a game to a target."""
+    """`Ann needs 2,345 more to win (target 10,000)` (`Ann & Carl need ...`) for each side, in a
+    game to a target."""
     target = rules.target_score
     if target is None:
         return []
     return [
-        f"{name} needs {number(target - total)} more to win (target {number(target)})"
+        f"{says(name, 'needs')} {number(target - total)} more to win (target {number(target)})"
         if total < target
         # Only while leaders are tied at or past the target, who then play on.
-        else f"{name} has reached the target ({number(target)}): the highest total wins"
+        else f"{says(name, 'has')} reached the target ({number(target)}): the highest total wins"
         for name, total in zip(names, totals, strict=True)
     ]
 
@@ -376,7 +378,9 @@ def round_preview(
         try:
             status = _with_round(snapshot, rounds, candidate, earlier)
         except engine.RoundError as error:
-            errors.extend(round_fields.round_errors(error, round_number))
+            errors = round_fields.without_repeats(
+                errors, round_fields.round_errors(error, round_number)
+            )
     out: Json = {
         "ok": not errors,
         "errors": _errors(errors, round_fields.form_keys(rules, len(names))),

@@ -284,6 +284,16 @@ def field_key(path: str) -> str:
     return "__all__"
 
 
+def without_repeats(
+    problems: Sequence[engine.FieldError], errors: Sequence[engine.FieldError]
+) -> list[engine.FieldError]:
+    """The form's own problems, then the engine's errors but those on a field the form already
+    flags: one message per problem ("Choose the team that went out" says it; the engine's "no
+    team went out" would say it again)."""
+    flagged = {problem.path for problem in problems}
+    return [*problems, *(e for e in errors if field_key(e.path) not in flagged)]
+
+
 def errors_by_key(errors: Sequence[engine.FieldError], keys: set[str]) -> dict[str, list[str]]:
     """Each error under the most specific form slot its path reaches."""
     placed: dict[str, list[str]] = {}

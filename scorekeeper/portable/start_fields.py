@@ -108,6 +108,11 @@ class PlayerSlot:
     value: str
     # What the name is until someone types one: "Player 1", "Player 2" round the table.
     default: str = ""
+    # A team's player by their seat round the table, as the default names number them (team 1
+    # has players 1 and 3, team 2 players 2 and 4); "Name" for a game of players.
+    label: str = "Name"
+    # A team's third player, folded away until wanted: most tables play teams of two.
+    extra: bool = False
 
 
 @dataclass(frozen=True)
@@ -397,6 +402,8 @@ def build(
                     f"{index}-{p}",
                     data.get(f"side{index}-player{p}", default_name(rules, index, p)),
                     default_name(rules, index, p),
+                    label=f"Player {p * slots + index + 1}" if width > 1 else "Name",
+                    extra=p >= DEFAULT_TEAM_SIZE,
                 )
                 for p in range(width)
             ),

@@ -69,7 +69,7 @@ def round_post(
     # what a page shows: the round as it is typed, a correction to confirm, a refusal.
     saving_new = not htmx and not editing and not problems
     status, errors = (None, []) if saving_new else preview()
-    errors = [*problems, *errors]
+    errors = round_fields.without_repeats(problems, errors)
     counted = round_fields.counted_points(rules, entry)
 
     def page(kind: str, errors: list[engine.FieldError], status=status) -> RoundPost:

@@ -85,6 +85,8 @@ def _round_page(request: HttpRequest, view: GameView, number: int) -> HttpRespon
         ],
         "preview": outcome.preview,
         "confirm": outcome.confirm,
+        # A refused Save: its summary also at the top, in view as the page opens.
+        "refused": outcome.kind == page.REFUSED and not request.htmx,
         "totals_now": view.totals,
         "new_totals": outcome.new_totals,
         "can_score": can_score(request, game),

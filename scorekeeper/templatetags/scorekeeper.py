@@ -1,4 +1,7 @@
 from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from scorekeeper import engine
@@ -153,3 +156,23 @@ def next_round(page, enter_url: str | None = None) -> str:
 def result(page) -> str:
     """A finished game's headline and final score."""
     return fragments.result_html(tie=page.tie, winner=page.winner, final_score=page.final_score)
+
+
+# A moment as the server's zone writes it, in a <time> the phone rewrites in its own zone
+# (static/js/display/times.js): "27 Nov 2026 17:35 UTC" becomes "27 Nov 2026 11:35" in Chicago.
+MOMENT_FORMATS = {"short": "j M Y H:i", "long": "j F Y \\a\\t H:i"}
+
+
+@register.simple_tag
+def moment(value, style: str = "short") -> SafeString:
+    """`<time datetime="…" data-local="short">27 Nov 2026 17:35 UTC</time>`."""
+    if value is None:
+        return mark_safe("")  # noqa: S308 - nothing to show
+    local = timezone.localtime(value)
+    return format_html(
+        '<time datetime="{}" data-local="{}">{} {}</time>',
+        value.isoformat(),
+        style,
+        date_format(local, MOMENT_FORMATS[style]),
+        local.tzname(),
+    )

@@ -215,12 +215,13 @@ def test_a_four_round_team_game_with_the_exact_cut(page: Page, journey):
     team_names = page.get_by_label("Team name")
     team_names.nth(0).fill("Hearts")
     team_names.nth(1).fill("Spades")
-    page.get_by_label("Player 1", exact=True).nth(0).fill("Ann")
-    page.get_by_label("Player 2", exact=True).nth(0).fill("Bob")
-    page.get_by_label("Player 1", exact=True).nth(1).fill("Cy")
-    page.get_by_label("Player 2", exact=True).nth(1).fill("Di")
+    # Players are named by their seats round the table: Hearts sit at 1 and 3, Spades at 2 and 4.
+    page.get_by_label("Player 1", exact=True).fill("Ann")
+    page.get_by_label("Player 3", exact=True).fill("Bob")
+    page.get_by_label("Player 2", exact=True).fill("Cy")
+    page.get_by_label("Player 4", exact=True).fill("Di")
     # Bob cuts and deals first, so Hearts hold the cut in rounds 1 and 3.
-    page.get_by_role("radio", name="Team 1, player 2 deals first").check()
+    page.get_by_role("radio", name="Player 3 deals first").check()
     journey.check(page, "start-form")
     page.get_by_role("button", name="Start the game").click()
 

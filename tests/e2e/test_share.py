@@ -85,6 +85,9 @@ def test_a_scorer_shares_the_game_by_qr_code_copy_and_share_sheet(page: Page, jo
     page.emulate_media(color_scheme="light")
 
     share = page.locator("section.share")
+    # Folded until asked for: the QR codes are most of a phone's screen.
+    expect(share.get_by_role("figure", name="Scorer link")).to_be_hidden()
+    share.locator("summary").click()
     scorer = share.get_by_role("figure", name="Scorer link")
     viewer = share.get_by_role("figure", name="Read-only link")
     expect(scorer.get_by_role("img", name="QR code of the scorer link")).to_be_visible()
@@ -117,6 +120,7 @@ def test_without_javascript_or_a_share_sheet_the_buttons_stay_away(new_context, 
     scorer_url = journey.url(f"/g/{game.public_id}/join/{game.scorer_token}/")
 
     share = no_js.locator("section.share")
+    share.locator("summary").click()
     expect(share.get_by_role("button")).to_have_count(0)
     expect(share.locator("#scorer-link")).to_have_text(scorer_url)
     assert read_qr(journey, no_js, "scorer-link") == [scorer_url]
@@ -127,6 +131,7 @@ def test_without_javascript_or_a_share_sheet_the_buttons_stay_away(new_context, 
     phone.goto(journey.url(f"/g/{game.public_id}/join/{game.scorer_token}/"))
     expect(phone.get_by_text("This phone can now score the game.")).to_be_visible()
     assert phone.evaluate("typeof navigator.share") == "undefined"
+    phone.locator("section.share summary").click()
     expect(phone.locator("section.share").get_by_role("button")).to_have_text(
         [re.compile(r"^Copy"), re.compile(r"^Copy")]
     )
@@ -135,6 +140,7 @@ def test_without_javascript_or_a_share_sheet_the_buttons_stay_away(new_context, 
     spectator = journey.watch(new_context().new_page(), "spectator")
     spectator.goto(journey.url(path))
     share = spectator.locator("section.share")
+    share.locator("summary").click()
     expect(share.get_by_role("figure")).to_have_count(1)
     expect(share.get_by_role("link")).to_have_text(journey.url(path))
     assert game.scorer_token not in spectator.content()

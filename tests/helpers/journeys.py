@@ -79,17 +79,16 @@ class Journey:
         assert not self.console_errors, "\n".join(self.console_errors)
 
 
-def axe_violations(page: Page) -> list[str]:
-    """axe-core's WCAG A and AA violations on the page as it is now, one line per element."""
+def axe_violations(page: Page, rules: list[str] | None = None) -> list[str]:
+    """axe-core's WCAG A and AA violations on the page as it is now, one line per element; with
+    `rules`, those rules' alone (`color-contrast-enhanced`: AAA's 7:1)."""
     # Loaded like any script of ours, so the page's Content-Security-Policy lets it in.
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(url=AXE_URL)
+    run_only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
     result = page.evaluate(
-        """(tags) => axe.run(document, {
-            runOnly: {type: "tag", values: tags},
-            resultTypes: ["violations"],
-        })""",
-        AXE_TAGS,
+        """(runOnly) => axe.run(document, {runOnly, resultTypes: ["violations"]})""",
+        run_only,
     )
     lines = []
     for violation in result["violations"]:
@@ -129,3 +128,31 @@ def assert_fits(page: Page) -> None:
         f"{page.url} is {found['scroll']} px wide in a {found['client']} px window; "
         f"sticking out: {', '.join(found['culprits']) or 'nothing measurable'}"
     )
+
+
+# Every control a finger taps, measured by what takes the tap: a radio or a box by its label.
+_SMALL_TARGETS = """(least) => {
+    const small = [];
+    const controls = "a[href], button, input:not([type=hidden]), select, textarea, summary";
+    for (const element of document.querySelectorAll(controls)) {
+        if (element.closest("[hidden], .skip-link") || element.getClientRects().length === 0) {
+            continue;
+        }
+        // A link inside a sentence is exempt (WCAG 2.5.8): the sentence's line sets its height.
+        const sentence = element.tagName === "A" && element.parentElement.closest("p");
+        if (sentence && sentence.textContent.trim() !== element.textContent.trim()) continue;
+        const target = element.closest("label") || element;
+        const box = target.getBoundingClientRect();
+        if (box.height < least - 0.5 || box.width < Math.min(least, 24) - 0.5) {
+            const text = (target.textContent || element.name || "").trim().slice(0, 30);
+            small.push(`${target.tagName.toLowerCase()} "${text}" ${Math.round(box.width)}x${
+                Math.round(box.height)}`);
+        }
+    }
+    return small;
+}"""
+
+
+def small_targets(page: Page, least: int) -> list[str]:
+    """The tap targets on the page less than `least` CSS pixels high."""
+    return page.evaluate(_SMALL_TARGETS, least)

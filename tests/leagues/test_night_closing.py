@@ -327,7 +327,7 @@ def test_a_closed_night_says_when_stops_refreshing_and_offers_only_reopening(
 
     page = client.get(f"/leagues/thursday/nights/{night.pk}/")
 
-    assert "Closed on 1 October 2026 at 23:15 Tables" in text(page)
+    assert "Closed on 1 October 2026 at 23:15 UTC Tables" in text(page)
     html = page.content.decode()
     assert '<section id="night-results">' in html and "every 15s" not in html
     assert f"/nights/{night.pk}/reopen/" in html
@@ -336,7 +336,7 @@ def test_a_closed_night_says_when_stops_refreshing_and_offers_only_reopening(
 
     # The organiser's pages of the night say it is closed instead of offering their forms.
     notice = (
-        "Closed on 1 October 2026 at 23:15. A closed night's seating, games and late arrivals "
+        "Closed on 1 October 2026 at 23:15 UTC . A closed night's seating, games and late arrivals "
         "stay as they were left; reopen it to change them. Reopen the night"
     )
     for path in ("seating", "start", "arrivals"):

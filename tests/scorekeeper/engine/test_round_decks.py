@@ -140,8 +140,8 @@ CASES = {
         [
             (
                 "sides[1].melded_cards",
-                "Them's melded cards are worth 120, but it takes at least 140 "
-                "points of cards to make Them's 1 wild canasta (seven cards or "
+                "The melded cards of Them are worth 120, but it takes at least 140 "
+                "points of cards to make the 1 wild canasta of Them (seven cards or "
                 "more each); melded points count every card laid down.",
             )
         ],

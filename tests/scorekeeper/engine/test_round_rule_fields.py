@@ -46,7 +46,7 @@ CASES = {
             "ended_by": "stock_exhausted",
             "sides": [{"name": "Us", "exact_cuts": 2}, {"name": "Them"}],
         },
-        [("sides[0].exact_cuts", "Us has 2 exact cuts, but a round has one deal, so at most 1.")],
+        [("sides[0].exact_cuts", "Us have 2 exact cuts, but a round has one deal, so at most 1.")],
     ),
     "an exact cut for both teams": (
         "four-rounds",
@@ -68,7 +68,7 @@ CASES = {
         [
             (
                 "sides[1].open_books",
-                "Them has 1 open book, but in Ten Thousand open books stay where "
+                "Them have 1 open book, but in Ten Thousand open books stay where "
                 "they are: their cards count in melded points only.",
             )
         ],
@@ -80,7 +80,8 @@ CASES = {
         [
             (
                 "sides[1].open_books",
-                'Them\'s open books must be a list of {"kind": ..., "points": ...}, not an object.',
+                'The open books of Them must be a list of {"kind": ..., "points": ...}, '
+                "not an object.",
             )
         ],
     ),
@@ -99,20 +100,21 @@ CASES = {
         [
             (
                 "sides[1].open_books[0].kind",
-                "Them's open book 1 needs a kind, red (natural), black "
+                "The open book 1 of Them needs a kind, red (natural), black "
                 '(mixed) or wild, not "gold".',
             ),
             (
                 "sides[1].open_books[1].cards",
-                'Them\'s open book 2 has no field "cards"; give kind and points.',
+                'The open book 2 of Them has no field "cards"; give kind and points.',
             ),
             (
                 "sides[1].open_books[2].points",
-                "The points of Them's open book 3 must be a whole number of 0 or more, not null.",
+                "The points of the open book 3 of Them must be a whole number of 0 or more, "
+                "not null.",
             ),
             (
                 "sides[1].open_books[3]",
-                'Them\'s open book 4 must be an object with a kind and points, not "x".',
+                'The open book 4 of Them must be an object with a kind and points, not "x".',
             ),
         ],
     ),
@@ -127,7 +129,7 @@ CASES = {
         [
             (
                 "sides[1].open_books[1].points",
-                "Them's open book 2 (black) has 45 points, but an open "
+                "The open book 2 of Them (black) has 45 points, but an open "
                 "book has seven cards or more, so a black one holds at "
                 "least 50.",
             )
@@ -147,8 +149,8 @@ CASES = {
         [
             (
                 "sides[1].melded_points",
-                "Them's melded points are 100, but it takes at least 110 "
-                "points of cards to make Them's open books of 110 points "
+                "The melded points of Them are 100, but it takes at least 110 "
+                "points of cards to make the open books of 110 points of Them "
                 "(seven cards or more each); melded points count every card "
                 "laid down.",
             )

@@ -19,7 +19,7 @@ def rows(html: str) -> list[str]:
     items = re.findall(r"<li>\s*<a [^>]*>(.*?)</a>\s*</li>", html, re.S)
     text = [re.sub(r"<[^>]+>", " ", item) for item in items]
     # The date and time a game was last changed vary from run to run.
-    return [re.sub(r"\d+ \w+ \d{4} \d\d:\d\d", "DATE", " ".join(t.split())) for t in text]
+    return [re.sub(r"\d+ \w+ \d{4} \d\d:\d\d UTC", "DATE", " ".join(t.split())) for t in text]
 
 
 def start(user, preset="baskets", names=("Ann", "Bob"), **kwargs) -> Game:

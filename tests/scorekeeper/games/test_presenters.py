@@ -17,7 +17,7 @@ def test_each_side_is_told_the_points_it_still_needs_with_thousands_separators()
 
     assert to_win(rules, ["Ann", "Bob & Cy"], [7_655, -1_250]) == [
         "Ann needs 2,345 more to win (target 10,000)",
-        "Bob & Cy needs 11,250 more to win (target 10,000)",
+        "Bob & Cy need 11,250 more to win (target 10,000)",
     ]
 
 

@@ -153,3 +153,33 @@ def test_the_start_form_names_the_players_it_needs_until_names_are_typed(client,
     ).content.decode()
     assert name_values(refused) == {"side0-player0": "Ann", "side1-player0": ""}
     assert "Baskets needs at least 2 players; name 1 more." in refused
+
+
+def test_a_team_games_players_are_named_by_their_seats_and_the_third_ones_folded(client, db):
+    page = client.get("/games/new/four-rounds/").content.decode()
+
+    rows = re.findall(
+        r'<label for="(side\d-player\d)">([^<]+)</label>\s*<input[^>]* value="([^"]*)"', page
+    )
+    assert rows == [
+        ("side0-player0", "Player 1", "Player 1"),
+        ("side0-player1", "Player 3", "Player 3"),
+        ("side0-player2", "Player 5", ""),
+        ("side1-player0", "Player 2", "Player 2"),
+        ("side1-player1", "Player 4", "Player 4"),
+        ("side1-player2", "Player 6", ""),
+    ]
+    assert re.findall(
+        r'<details class="extra-player"( open)?><summary>([^<]+)</summary>', page
+    ) == [
+        ("", "A third player in team 1"),
+        ("", "A third player in team 2"),
+    ]
+
+
+def test_a_third_player_typed_in_keeps_the_fold_open_when_the_form_comes_back(client, db):
+    form = {**start_form("four-rounds"), "side1-player2": "Eve", "rule-going_out_bonus": "x"}
+
+    page = client.post("/games/new/four-rounds/", form).content.decode()
+
+    assert re.findall(r'<details class="extra-player"( open)?>', page) == ["", " open"]

@@ -5,6 +5,7 @@ import sys
 import pytest
 from django.urls import reverse
 
+from tests.helpers.games import start_form
 from tests.helpers.paths import REPO
 
 
@@ -98,3 +99,29 @@ def test_pages_linked_from_home_render(client, name):
     response = client.get(reverse(name))
 
     assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_phone_with_games_sees_them_first_and_what_the_app_is_after(client):
+    before = client.get("/").content.decode()
+    client.get("/games/new/baskets/")
+    started = client.post("/games/new/baskets/", start_form("baskets"))
+    assert started.status_code == 302
+
+    after = client.get("/").content.decode()
+
+    assert "Your games" not in before
+    assert after.index("<h1>Your games</h1>") < after.index("Ann vs Bob")
+    assert after.index("Ann vs Bob") < after.index(
+        "<h2>Keep score of Hand and Foot without the arithmetic</h2>"
+    )
+
+
+@pytest.mark.django_db
+def test_a_game_page_with_its_chart_shows_no_template_comment(client, game_with_rounds):
+    game = game_with_rounds(2)
+
+    page = client.get(f"/g/{game.public_id}/").content.decode()
+
+    assert "<svg" in page
+    assert "{#" not in page and "#}" not in page

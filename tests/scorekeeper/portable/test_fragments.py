@@ -155,7 +155,7 @@ def test_the_next_round_says_who_deals_the_melds_what_wins_and_enter_round_for_a
         '<p class="dealer"><strong>Bob &amp; Co</strong> deals.</p>'
         '<ul class="meld-needs">'
         '<li><span>Ann needs</span> <strong class="meld">90</strong> <span>to open</span></li>\n'
-        '<li><span>Bob &amp; Co needs</span> <strong class="meld">1,200</strong> '
+        '<li><span>Bob &amp; Co need</span> <strong class="meld">1,200</strong> '
         "<span>to open</span></li></ul>"
         '<ul class="to-win"><li>Ann needs 1,200 more</li></ul>'
         '<a class="button big" href="/g/g1/rounds/new/" data-needs-settled>Enter round 3</a>'
