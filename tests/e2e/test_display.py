@@ -109,8 +109,8 @@ def test_the_headers_switch_makes_the_text_larger_everywhere_in_one_tap(page, jo
     page.get_by_role("button", name="Larger text").click()
 
     expect(page.get_by_role("button", name="Smaller text")).to_be_visible()
+    page.wait_for_url(journey.url("/games/new/"))
     page.wait_for_load_state("load")
-    assert page.url == journey.url("/games/new/")
     assert page.evaluate(size) == 22.4
     page.goto(journey.url("/leagues/"))
     assert page.evaluate(size) == 22.4
@@ -133,7 +133,9 @@ def test_dark_chosen_on_the_display_page_wins_over_a_light_phone(page, journey):
     page.get_by_label("Large").check()
     page.get_by_role("button", name="Save").click()
 
-    assert page.url == journey.url("/")
+    # Back where the player was, once the page and its stylesheet have loaded.
+    page.wait_for_url(journey.url("/"))
+    page.wait_for_load_state("load")
     assert page.evaluate(background) == "rgb(18, 20, 18)"
     journey.check(page, "dark-chosen")
 
