@@ -14,7 +14,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from scorekeeper.engine.formatting import number, plural, says, signed
-from scorekeeper.portable.round_fields import Field, OpenBook, Pile, RoundForm, SideBlock
+from scorekeeper.portable.round_fields import (
+    CardCount,
+    Field,
+    OpenBook,
+    Pile,
+    RoundForm,
+    SideBlock,
+)
 
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("'", "&#x27;"))
 
@@ -62,65 +69,82 @@ def _autofocus(focus: str | None, key: str) -> str:
 # ---- The round form's fields ---------------------------------------------------------------
 
 
-def stepper_html(field: Field, *, focus: str | None = None, hint_below: bool = False) -> Html:
+def _stepper(field: Field, focus: str | None) -> str:
+    key, label, step = esc(field.key), esc(field.label), esc(field.step)
+    invalid = _attr(field.errors, f' aria-invalid="true" aria-describedby="err-{key}"')
+    return (
+        f'<div class="stepper">'
+        f'<button type="button" class="step" data-for="{key}" data-step="-{step}" '
+        f'aria-label="{label}: less">−</button>'
+        f'<input type="number" id="{key}" name="{key}" value="{esc(field.value)}" min="0" '
+        f'step="{step}" inputmode="numeric" pattern="[0-9]*" placeholder="0"'
+        f"{_autofocus(focus, field.key)}{invalid}>"
+        f'<button type="button" class="step" data-for="{key}" data-step="{step}" '
+        f'aria-label="{label}: more">+</button></div>'
+    )
+
+
+def _field_name(field: Field) -> str:
+    # The amount stays in the label, so that the field and its buttons are called by it whole.
+    amount = _attr(field.amount, f' <span class="amount">({esc(field.amount)})</span>')
+    hint = _attr(field.help, f'<span class="hint">{esc(field.help)}</span>')
+    return (
+        f'<div class="field-name"><label for="{esc(field.key)}">{esc(field.name)}{amount}</label>'
+        f"{hint}</div>"
+    )
+
+
+def stepper_html(field: Field, *, focus: str | None = None) -> Html:
     """A field with its − and + buttons (a count or points), or a big check box (a flag)."""
-    key, label = esc(field.key), esc(field.label)
+    key = esc(field.key)
     if field.kind == "flag":
         checked = _attr(field.value, " checked")
         inner = (
             f'<label class="choice" for="{key}"><input type="checkbox" id="{key}" name="{key}" '
-            f'value="1"{checked} class="big-check"{_autofocus(focus, field.key)}> {label}</label>'
+            f'value="1"{checked} class="big-check"{_autofocus(focus, field.key)}> '
+            f"{esc(field.label)}</label>"
+            + _attr(field.help, f'<p class="hint">{esc(field.help)}</p>')
         )
-        hint = _attr(field.help, f'<p class="hint">{esc(field.help)}</p>')
         css = "field flag"
     else:
-        step = esc(field.step)
-        hint = _attr(field.help and not hint_below, f'<span class="hint">{esc(field.help)}</span>')
-        invalid = _attr(field.errors, f' aria-invalid="true" aria-describedby="err-{key}"')
-        inner = (
-            f'<div class="field-name"><label for="{key}">{label}</label>{hint}</div>'
-            f'<div class="stepper">'
-            f'<button type="button" class="step" data-for="{key}" data-step="-{step}" '
-            f'aria-label="{label}: less">−</button>'
-            f'<input type="number" id="{key}" name="{key}" value="{esc(field.value)}" min="0" '
-            f'step="{step}" inputmode="numeric" pattern="[0-9]*" placeholder="0"'
-            f"{_autofocus(focus, field.key)}{invalid}>"
-            f'<button type="button" class="step" data-for="{key}" data-step="{step}" '
-            f'aria-label="{label}: more">+</button></div>'
-        )
-        hint = ""
+        inner = _field_name(field) + _stepper(field, focus)
         css = "field"
     css += _attr(field.errors, " has-error")
-    return Html(f'<div class="{css}">{inner}{hint}{_slot(field.key, field.errors)}</div>')
+    return Html(f'<div class="{css}">{inner}{_slot(field.key, field.errors)}</div>')
 
 
-def pile_html(pile: Pile, *, focus: str | None = None) -> Html:
-    """A pile's points, and below them its card counts, which replace the points when used."""
-    cards = []
-    for card in pile.cards:
-        key, label = esc(card.key), esc(card.label)
-        cards.append(
-            f'<div class="rank{_attr(card.errors, " has-error")}">'
-            f'<label for="{key}">{label} <span class="muted">({number(card.points)})</span></label>'
-            f'<div class="stepper small">'
-            f'<button type="button" class="step" data-for="{key}" data-step="-1" '
-            f'aria-label="{label}: one less">−</button>'
-            f'<input type="number" id="{key}" name="{key}" value="{esc(card.value)}" min="0" '
-            f'inputmode="numeric" pattern="[0-9]*" placeholder="0"{_autofocus(focus, card.key)}>'
-            f'<button type="button" class="step" data-for="{key}" data-step="1" '
-            f'aria-label="{label}: one more">+</button></div>'
-            f"{_slot(card.key, card.errors)}</div>"
-        )
-    hint = _attr(pile.points.help, f'<span class="hint">{esc(pile.points.help)}</span>')
-    # The hint and "Count cards" share a row; the helper takes the full width when open.
-    return Html(
-        f"{stepper_html(pile.points, focus=focus, hint_below=True)}"
-        f'<div class="pile-foot">{hint}'
-        f'<details class="count-cards"{_attr(pile.counting or pile.errors, " open")}>'
-        "<summary>Count cards</summary>"
-        '<p class="hint">Counted cards replace the points typed above.</p>'
+def _rank_html(card: CardCount, focus: str | None) -> str:
+    key, label = esc(card.key), esc(card.label)
+    return (
+        f'<div class="rank{_attr(card.errors, " has-error")}">'
+        f'<label for="{key}">{label} <span class="muted">({number(card.points)})</span></label>'
+        f'<div class="stepper small">'
+        f'<button type="button" class="step" data-for="{key}" data-step="-1" '
+        f'aria-label="{label}: one less">−</button>'
+        f'<input type="number" id="{key}" name="{key}" value="{esc(card.value)}" min="0" '
+        f'inputmode="numeric" pattern="[0-9]*" placeholder="0"{_autofocus(focus, card.key)}>'
+        f'<button type="button" class="step" data-for="{key}" data-step="1" '
+        f'aria-label="{label}: one more">+</button></div>'
+        f"{_slot(card.key, card.errors)}</div>"
+    )
+
+
+def count_cards_html(piles: Sequence[Pile], *, focus: str | None = None) -> Html:
+    """A side's count-cards helper: each pile's cards by rank, which replace its typed points.
+    One per side, folded, open while it holds a count or an error."""
+    groups = "".join(
+        f'<fieldset class="pile-cards" id="{esc(pile.cards_key)}">'
+        f"<legend>{esc(pile.heading)}</legend>"
         f"{_slot(pile.cards_key, pile.errors)}"
-        f'<div class="rank-grid">{"".join(cards)}</div></details></div>'
+        f'<div class="rank-grid">{"".join(_rank_html(card, focus) for card in pile.cards)}</div>'
+        "</fieldset>"
+        for pile in piles
+    )
+    opened = any(pile.counting or pile.errors for pile in piles)
+    return Html(
+        f'<details class="count-cards"{_attr(opened, " open")}><summary>Count cards</summary>'
+        '<p class="hint">Counted cards replace the points typed above.</p>'
+        f"{groups}</details>"
     )
 
 
@@ -145,7 +169,8 @@ def _open_book_html(book: OpenBook, place: int, kinds: Sequence[tuple[str, str]]
 def side_block_html(
     block: SideBlock, name: str, *, kinds: Sequence[tuple[str, str]], focus: str | None = None
 ) -> Html:
-    """One side's fields: flags, baskets, counts, the two piles, the rest, the open books."""
+    """One side's fields: canastas, counts, the two piles and their count-cards helper, the
+    rest, the flags (the dealer's cut last, so that two sides' rows stay level), the books."""
     flags = [f for f in block.before_piles if f.kind == "flag"]
     counts = [f for f in block.before_piles if f.kind != "flag"]
 
@@ -165,15 +190,15 @@ def side_block_html(
         )
     dealer = _attr(block.is_dealer, ' <span class="badge">dealer</span>')
     return Html(
-        f'<fieldset class="side-block" id="{esc(block.key)}">'
+        f'<fieldset class="side-block{_attr(block.is_dealer, " dealer")}" id="{esc(block.key)}">'
         f"<legend>{esc(name)}{dealer}</legend>"
         f"{_slot(block.key, block.errors)}"
-        f"{steppers(flags)}"
         f'<div class="canastas">{steppers(block.canastas)}'
         f"{_slot(f'{block.key}-canastas', block.canastas_errors)}</div>"
         f"{steppers(counts)}"
-        f"{pile_html(block.melded, focus=focus)}{pile_html(block.hand, focus=focus)}"
-        f"{steppers(block.after_piles)}{books}</fieldset>"
+        f"{steppers((block.melded.points, block.hand.points))}"
+        f"{count_cards_html((block.melded, block.hand), focus=focus)}"
+        f"{steppers(block.after_piles)}{steppers(flags)}{books}</fieldset>"
     )
 
 
@@ -181,9 +206,16 @@ def round_fields_html(form: RoundForm, names: Sequence[str], *, stock: str = "st
     """The round form's fields, from its own errors to the last side's open books: the same
     names, ids and error slots on the server's page and on the phone."""
     focus = form.focus
+    # The canastas going out needs, which static/js/round-form filled in on this choice.
+    least = {kind: n for kind, n in form.rules.going_out_minimum.items() if n}
+
+    def least_of(block: SideBlock) -> str:
+        pairs = " ".join(f"{block.key}-canastas-{kind}:{n}" for kind, n in least.items())
+        return _attr(pairs, f' data-least="{esc(pairs)}"')
+
     went_out = "".join(
         f'<label class="choice"><input type="radio" id="went_out-{esc(block.went_out_value)}" '
-        f'name="went_out" value="{esc(block.went_out_value)}"'
+        f'name="went_out" value="{esc(block.went_out_value)}"{least_of(block)}'
         f"{_attr(form.went_out == block.went_out_value, ' checked')}"
         f"{_autofocus(focus, f'went_out-{block.went_out_value}')}> {esc(name)}"
         '<span class="visually-hidden"> went out</span></label>'
@@ -200,7 +232,7 @@ def round_fields_html(form: RoundForm, names: Sequence[str], *, stock: str = "st
         f'<label class="choice"><input type="radio" name="went_out" value="{esc(stock)}"'
         f"{_attr(form.went_out == stock, ' checked')}> The stock ran out</label>"
         f"{_slot('went_out', form.went_out_errors)}</fieldset>"
-        f'<div class="side-blocks">{blocks}</div>'
+        f'<div class="side-blocks{_attr(len(form.blocks) == 2, " pair")}">{blocks}</div>'
     )
 
 
@@ -253,7 +285,7 @@ def breakdown_html(
     )
 
 
-PREVIEW_EMPTY = "The breakdown shows here as you type."
+PREVIEW_EMPTY = "It shows here as you type."
 PREVIEW_FIX = "Fix the fields marked in red to see the breakdown."
 
 
@@ -286,8 +318,11 @@ def preview_html(
 
 
 def dealer_html(dealer: str, melds: Sequence[tuple[str, int]]) -> Html:
-    """`Ann deals. Opening meld: Ann 50, Bob 90.`, names and points in bold."""
-    needs = ", ".join(f"{esc(name)} <strong>{number(meld)}</strong>" for name, meld in melds)
+    """`Ann deals. Opening meld: Ann 50, Bob 90.` (or `60 each`), names and points in bold."""
+    if len(melds) > 1 and len({meld for _, meld in melds}) == 1:
+        needs = f"<strong>{number(melds[0][1])}</strong> each"
+    else:
+        needs = ", ".join(f"{esc(name)} <strong>{number(meld)}</strong>" for name, meld in melds)
     return Html(f"<strong>{esc(dealer)}</strong> deals. Opening meld: {needs}.")
 
 

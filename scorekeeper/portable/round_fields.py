@@ -23,12 +23,19 @@ STOCK = "stock"
 @dataclass(frozen=True)
 class Field:
     key: str
-    label: str
+    name: str
     kind: str  # "count", "points", "flag"
     value: str = ""
     errors: tuple[str, ...] = ()
     help: str = ""
     step: int = 1
+    # What one counts for ("+100 each"): part of the label, drawn under its name.
+    amount: str = ""
+
+    @property
+    def label(self) -> str:
+        """`Red threes laid down (+100 each)`: what the field and its buttons are called."""
+        return f"{self.name} ({self.amount})" if self.amount else self.name
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,8 @@ class Pile:
     cards_key: str
     cards: tuple[CardCount, ...]
     errors: tuple[str, ...] = ()
+    # What its cards are called in the count-cards helper: "Cards laid down".
+    heading: str = ""
 
     @property
     def counting(self) -> bool:
@@ -339,10 +348,10 @@ def build(
     def errs(key: str) -> tuple[str, ...]:
         return tuple(placed.get(key, ()))
 
-    def count(key: str, label: str, help: str = "") -> Field:
-        return Field(key, label, "count", data.get(key, ""), errs(key), help)
+    def count(key: str, name: str, amount: str = "") -> Field:
+        return Field(key, name, "count", data.get(key, ""), errs(key), amount=amount)
 
-    def pile(prefix: str, name: str, label: str, help: str) -> Pile:
+    def pile(prefix: str, name: str, label: str, help: str, heading: str) -> Pile:
         key = f"{prefix}{name}_points"
         cards = tuple(
             CardCount(
@@ -358,7 +367,7 @@ def build(
         # Counted cards fill the points in, with the engine's value for them.
         value = str(counted[key]) if counted and key in counted else data.get(key, "")
         points = Field(key, label, "points", value, errs(key), help, step=5)
-        return Pile(points, f"{prefix}{name}_cards", cards, errs(f"{prefix}{name}_cards"))
+        return Pile(points, f"{prefix}{name}_cards", cards, errs(f"{prefix}{name}_cards"), heading)
 
     blocks = []
     for index, side in enumerate(sides):
@@ -382,7 +391,8 @@ def build(
             before.append(
                 count(
                     prefix + "red_threes",
-                    f"Red threes laid down ({signed(rules.red_three_bonus)} each)",
+                    "Red threes laid down",
+                    f"{signed(rules.red_three_bonus)} each",
                 )
             )
         after: list[Field] = []
@@ -390,15 +400,16 @@ def build(
             after.append(
                 count(
                     prefix + "red_threes_in_hand",
-                    f"Red threes left in hand ({signed(-rules.red_three_in_hand_penalty)} each)",
+                    "Red threes left in hand",
+                    f"{signed(-rules.red_three_in_hand_penalty)} each",
                 )
             )
         if rules.black_three_in_hand_penalty:
             after.append(
                 count(
                     prefix + "black_threes_in_hand",
-                    "Black threes left in hand "
-                    f"({signed(-rules.black_three_in_hand_penalty)} each)",
+                    "Black threes left in hand",
+                    f"{signed(-rules.black_three_in_hand_penalty)} each",
                 )
             )
         if rules.foot_penalty:
@@ -426,10 +437,9 @@ def build(
                 )
                 for row in range(OPEN_BOOK_ROWS)
             )
-        hand_help = (
-            "Cards left in hand and foot (threes counted above)"
-            if rules.special_threes
-            else f"Cards left in {words['hand']} and {words['foot']}"
+        # Threes left in hand have fields of their own: counted there, not in the points.
+        hand_help = f"{words['hand']} and {words['foot']}".capitalize() + (
+            ", without threes" if rules.special_threes else ""
         )
         blocks.append(
             SideBlock(
@@ -441,8 +451,14 @@ def build(
                 canastas=canastas,
                 canastas_errors=errs(prefix + "canastas"),
                 before_piles=tuple(before),
-                melded=pile(prefix, "melded", "Points of cards laid down", "Every card melded"),
-                hand=pile(prefix, "hand", "Points left in hand", hand_help),
+                melded=pile(prefix, "melded", "Points of cards laid down", "", "Cards laid down"),
+                hand=pile(
+                    prefix,
+                    "hand",
+                    "Points left in hand",
+                    hand_help,
+                    f"Cards left in {words['hand']} and {words['foot']}",
+                ),
                 after_piles=tuple(after),
                 open_books=books,
                 errors=errs(f"s{index}") + errs(prefix + "open_books"),

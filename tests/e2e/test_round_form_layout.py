@@ -110,7 +110,7 @@ def test_a_refused_save_focuses_its_first_error_and_says_so_beside_save(page: Pa
     page.get_by_role("link", name="Enter round 1").click()
     page.get_by_label("Ann went out").check()
     ann, zoe = side(page, "Ann"), side(page, "Zoë")
-    tap(ann, "Wicker baskets", 3)
+    tap(ann, "Wicker baskets", 2)
     ann.get_by_label("Points of cards laid down", exact=True).fill("400")
     # The only error is far down the form, in the last side's hand.
     zoe.get_by_label("Points left in hand", exact=True).fill("33")

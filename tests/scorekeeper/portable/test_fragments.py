@@ -266,7 +266,7 @@ def test_the_save_summary_says_nothing_when_ok_else_the_forms_error_or_how_many_
 
 def test_a_field_with_an_error_is_marked_invalid_and_points_to_its_message():
     field = round_fields.Field(
-        key="s0-melded_points", label="Melded", kind="points", value="7", errors=("<5>",), step=5
+        key="s0-melded_points", name="Melded", kind="points", value="7", errors=("<5>",), step=5
     )
     assert fragments.stepper_html(field, focus="s0-melded_points") == (
         '<div class="field has-error"><div class="field-name">'
@@ -286,3 +286,95 @@ def test_a_field_with_an_error_is_marked_invalid_and_points_to_its_message():
 def test_the_phones_addresses_are_the_servers():
     assert fragments.game_path("abc_-1") == reverse("game_detail", args=["abc_-1"])
     assert fragments.round_path("abc_-1", 4) == reverse("round_detail", args=["abc_-1", 4])
+
+
+def test_a_count_shows_what_one_is_worth_under_its_name_and_keeps_it_in_its_label():
+    field = round_fields.Field("s0-red_threes", "Red threes laid down", "count", amount="+100 each")
+    assert field.label == "Red threes laid down (+100 each)"
+    drawn = fragments.stepper_html(field)
+    assert drawn.startswith(
+        '<div class="field"><div class="field-name"><label for="s0-red_threes">'
+        'Red threes laid down <span class="amount">(+100 each)</span></label></div>'
+    )
+    assert 'aria-label="Red threes laid down (+100 each): more"' in drawn
+
+
+def two_sides(rules: engine.RuleSet, data=None, errors=()) -> round_fields.RoundForm:
+    sides = [type("S", (), {"name": name})() for name in ("Ann & Cy", "Bob & Di")]
+    return round_fields.build(rules, sides, data or {}, dealer=0, errors=errors)
+
+
+def test_a_sides_count_cards_helper_holds_both_piles_and_opens_while_it_counts():
+    rules = engine.get_ruleset("four-rounds")
+    closed = fragments.count_cards_html((two_sides(rules).blocks[0].melded,))
+    assert closed.startswith(
+        '<details class="count-cards"><summary>Count cards</summary>'
+        '<p class="hint">Counted cards replace the points typed above.</p>'
+        '<fieldset class="pile-cards" id="s0-melded_cards"><legend>Cards laid down</legend>'
+        '<div id="err-s0-melded_cards" class="errors"></div><div class="rank-grid">'
+    )
+    block = two_sides(rules, {"s0-hand_cards-K": "2"}).blocks[0]
+    both = fragments.count_cards_html((block.melded, block.hand))
+    assert both.startswith('<details class="count-cards" open>')
+    assert re.findall(r"<legend>([^<]*)</legend>", both) == [
+        "Cards laid down",
+        "Cards left in hand and foot",
+    ]
+
+
+def test_a_side_block_puts_the_dealers_cut_last_so_that_two_sides_rows_stay_level():
+    form = two_sides(engine.get_ruleset("four-rounds"))
+    dealer = fragments.side_block_html(form.blocks[0], "Ann & Cy", kinds=form.kinds)
+    other = fragments.side_block_html(form.blocks[1], "Bob & Di", kinds=form.kinds)
+    found = r'<input type="(?:number|checkbox)" id="s\d-([^"]+)"'
+    ids = [re.findall(found, block) for block in (dealer, other)]
+    # Each pile's cards, by rank, in the one helper after both piles' points.
+    fields = [[i for i in side if "_cards-" not in i] for side in ids]
+    assert fields[0] == [
+        "canastas-natural",
+        "canastas-mixed",
+        "red_threes",
+        "melded_points",
+        "hand_points",
+        "red_threes_in_hand",
+        "exact_cuts",
+    ]
+    assert fields[1] == fields[0][:-1]
+    after_piles = ids[0][ids[0].index("hand_points") + 1 : ids[0].index("red_threes_in_hand")]
+    assert after_piles[0] == "melded_cards-A"
+    assert after_piles[-1] == "hand_cards-joker"
+    assert dealer.startswith('<fieldset class="side-block dealer" id="s0">')
+    assert other.startswith('<fieldset class="side-block" id="s1">')
+
+
+def test_the_went_out_choices_carry_the_canastas_going_out_needs_and_two_sides_pair_up():
+    drawn = fragments.round_fields_html(
+        two_sides(engine.get_ruleset("four-rounds")), ["Ann & Cy", "Bob & Di"]
+    )
+    assert re.findall(r'id="went_out-(\w+)"[^>]*data-least="([^"]*)"', drawn) == [
+        ("s0", "s0-canastas-natural:2 s0-canastas-mixed:3"),
+        ("s1", "s1-canastas-natural:2 s1-canastas-mixed:3"),
+    ]
+    assert '<div class="side-blocks pair">' in drawn
+    three = round_fields.build(
+        engine.get_ruleset("ten-thousand"),
+        [type("S", (), {"name": n})() for n in "ABC"],
+        {},
+        dealer=0,
+    )
+    drawn = fragments.round_fields_html(three, list("ABC"))
+    assert '<div class="side-blocks">' in drawn
+    assert 'data-least="s2-canastas-natural:3 s2-canastas-mixed:1 s2-canastas-wild:1"' in drawn
+
+
+def test_the_dealer_line_gives_one_opening_meld_when_every_side_needs_the_same():
+    assert fragments.dealer_html("Ann", [("Ann & Cy", 60), ("Bob & Di", 60)]) == (
+        "<strong>Ann</strong> deals. Opening meld: <strong>60</strong> each."
+    )
+    assert fragments.dealer_html("Ann", [("Ann", 50), ("Bob", 90)]) == (
+        "<strong>Ann</strong> deals. Opening meld: Ann <strong>50</strong>, "
+        "Bob <strong>90</strong>."
+    )
+    assert fragments.dealer_html("Ann", [("Ann", 50)]) == (
+        "<strong>Ann</strong> deals. Opening meld: Ann <strong>50</strong>."
+    )
