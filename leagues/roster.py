@@ -58,6 +58,30 @@ class Reading:
     # The line of the header row skipped, if there was one.
     header: int | None = None
 
+    @property
+    def skipped(self) -> list[int]:
+        """The empty lines between the first row and the last: every other line is a row, so
+        these are the numbers the rows skip."""
+        if not self.rows:
+            return []
+        lines = {row.line for row in self.rows}
+        return [n for n in range(self.rows[0].line, self.rows[-1].line) if n not in lines]
+
+
+SKIPPED_LISTED = 5
+
+
+def skipped_text(lines: Sequence[int]) -> str:
+    """`Line 13 is empty, skipped.`: why the preview's row numbers jump."""
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        return f"Line {number(lines[0])} is empty, skipped."
+    named = [number(n) for n in lines[:SKIPPED_LISTED]]
+    if len(lines) > SKIPPED_LISTED:
+        named.append(f"{number(len(lines) - SKIPPED_LISTED)} more")
+    return f"Lines {listing(named)} are empty, skipped."
+
 
 @dataclass(frozen=True)
 class Member:

@@ -165,6 +165,7 @@ def _preview(
         "league": league,
         "error": error,
         "header": reading.header,
+        "skipped": roster.skipped_text(reading.skipped),
         "summary": roster.summary(decisions),
         "decisions": [(d, choices.get(d.row.line, False)) for d in decisions],
         "addable": any(d.outcome in (roster.ADD, roster.NEAR) for d in decisions),

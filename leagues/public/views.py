@@ -23,6 +23,7 @@ from leagues.public.lookups import (
     render_page,
     season_or_404,
 )
+from scorekeeper import engine
 from scorekeeper.documents.cards import (
     PaperError,
     bad_paper,
@@ -151,10 +152,20 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     seasons = player_stats.league_seasons(league)
     season = player_stats.current_season(seasons, _today())
     table = selectors.standings(league, season) if season is not None else []
+    # The season in play plays by the rules it froze, and its blank sheet prints them: those
+    # are the page's rule set. The league's own, if changed since, are for the next season.
+    rules = season.rules if season is not None else league.rules_spec
     context = {
         "league": league,
         "is_organiser": organiser,
-        "ruleset": rule_set_name(league.preset),
+        "ruleset": rule_set_name(rules["base"]),
+        "rules": rules,
+        "next_rules": (
+            league.rules_spec
+            if engine.resolve_rules(rules) != engine.resolve_rules(league.rules_spec)
+            else None
+        ),
+        "next_ruleset": rule_set_name(league.preset),
         "scoring_text": scoring_text(league),
         "seasons": seasons,
         "season": season,

@@ -21,6 +21,7 @@ from leagues.roster import (
     one_letter_apart,
     read_csv,
     read_text,
+    skipped_text,
 )
 
 NOTHING = Facts(members=[], accounts={})
@@ -39,6 +40,21 @@ def test_a_pasted_list_keeps_each_names_line_and_skips_blank_lines():
 
     assert reading.rows == [Row(1, "Ann Smith"), Row(3, "Bob", "bob"), Row(5, "Cy")]
     assert reading.header is None
+
+
+def test_a_reading_names_the_empty_lines_between_its_rows_but_not_around_them():
+    assert read_text("\nAnn\n\nBob\n \t \nCy\n\n").skipped == [3, 5]
+    assert read_csv(b"name\r\nAnn\r\n\r\nBob\r\n").skipped == [3]
+    assert read_text("Ann\nBob\n").skipped == []
+
+
+def test_the_skipped_lines_are_said_one_two_or_many():
+    assert skipped_text([]) == ""
+    assert skipped_text([13]) == "Line 13 is empty, skipped."
+    assert skipped_text([13, 20]) == "Lines 13 and 20 are empty, skipped."
+    assert skipped_text([2, 4, 6, 8, 10, 1200, 1300]) == (
+        "Lines 2, 4, 6, 8, 10 and 2 more are empty, skipped."
+    )
 
 
 def test_a_comma_is_part_of_a_pasted_name():

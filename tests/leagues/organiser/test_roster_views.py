@@ -99,6 +99,8 @@ def test_a_pasted_list_is_previewed_row_by_row_and_nothing_is_added(as_organiser
         "8 Dee account bob Refused The account “bob” is already linked to Bob, a member.",
         "9 Eve Long Will be added",
     ]
+    # The row numbers jump from 3 to 5: the preview says why.
+    assert '<p class="hint">Line 4 is empty, skipped.</p>' in page
     # Rows to check are skipped unless the organiser says otherwise.
     assert '<input type="radio" name="near-1" value="skip" checked>' in page
     assert '<input type="radio" name="near-7" value="skip" checked>' in page

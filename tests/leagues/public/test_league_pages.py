@@ -172,12 +172,28 @@ def test_the_league_and_its_season_each_say_which_house_rules(
     league_page = text(client.get("/leagues/thursday/"))
     season_page = text(client.get(f"/leagues/thursday/seasons/{season.pk}/standings/"))
 
+    # The page's rule set is the season's, which its blank sheet prints; the league's change
+    # is said to be for the next season.
     assert (
-        "Rule set Ten Thousand House rules: 4 decks (the rule set's: 3); going-out bonus 200 "
-        "(the rule set's: 100) Play"
+        f"Rule set Ten Thousand {season_rules} (Autumn 2026) "
+        "From the next season Ten Thousand House rules: 4 decks (the rule set's: 3); "
+        "going-out bonus 200 (the rule set's: 100) Play"
     ) in league_page
-    assert f"Autumn 2026 1 Sep 2026 to 30 Nov 2026 {season_rules} " in league_page
+    assert league_page.count("House rules") == 2
     assert f"Standings: Autumn 2026 1 Sep 2026 to 30 Nov 2026 {season_rules} " in season_page
+
+
+def test_a_league_without_seasons_shows_its_own_rules_and_nothing_for_the_next_season(
+    client, organiser
+):
+    services.league_create(
+        name="Fresh", slug="fresh", preset="ten-thousand", house_rules={"decks": 4}, user=organiser
+    )
+
+    page = text(client.get("/leagues/fresh/"))
+
+    assert "Rule set Ten Thousand House rules: 4 decks (the rule set's: 3) Play" in page
+    assert "From the next season" not in page
 
 
 def test_a_league_on_the_preset_mentions_no_house_rules(client, organiser):
