@@ -48,14 +48,33 @@ def members(request: HttpRequest, league: League) -> HttpResponse:
             else:
                 messages.success(request, f"{membership.player.name} joined {league.name}.")
                 return redirect("leagues:members", slug=league.slug)
+    everyone = selectors.memberships(league)
+    query = request.GET.get("q", "").strip()[:MAX_QUERY]
+    shown = selectors.members_matching(everyone, query)
     context = {
         "league": league,
-        "rows": [(m, rating_display(m.mu, m.sigma)) for m in selectors.memberships(league)],
+        "rows": [(m, rating_display(m.mu, m.sigma)) for m in shown],
+        "query": query,
+        "found": _found_text(len(shown), len(everyone), query),
+        "searchable": len(everyone) > selectors.MEMBER_SEARCH_FROM or bool(query),
         "new_form": new_form,
         "existing_form": existing_form,
         "has_others": selectors.has_players_to_add(league, request.user),
     }
     return render(request, "leagues/organiser/members.html", context)
+
+
+MAX_QUERY = 100
+
+
+def _found_text(shown: int, total: int, query: str) -> str:
+    """`2 of 48 members match “ann”.`"""
+    if not query:
+        return ""
+    if not shown:
+        return f"No member matches “{query}”."
+    verb = "matches" if shown == 1 else "match"
+    return f"{number(shown)} of {number(total)} members {verb} “{query}”."
 
 
 @require_http_methods(["GET", "POST"])

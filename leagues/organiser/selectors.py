@@ -3,6 +3,7 @@ seating, a game to void and the audit. Each returns None where a row may be miss
 answers 404 then."""
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from leagues.models import (
     Player,
     Season,
 )
+from leagues.roster import name_key
 from scorekeeper.models import GameEvent, Side
 
 # The corrections of a league's games that its audit shows beside the league's own events.
@@ -62,6 +64,24 @@ def memberships(league: League) -> list[Membership]:
         .select_related("player", "user")
         .order_by("player__name", "player_id")
     )
+
+
+MEMBER_SEARCH_FROM = 10  # members before the members' page offers a search
+
+
+def members_matching(rows: Sequence[Membership], query: str) -> list[Membership]:
+    """The memberships whose player's name or account holds `query` as a person types it:
+    case, accents, spaces and punctuation aside, as the roster compares names."""
+    key = name_key(query)
+    typed = query.strip().casefold()
+    if not typed:
+        return list(rows)
+    return [
+        m
+        for m in rows
+        if (key and key in name_key(m.player.name))
+        or (m.user is not None and typed in m.user.get_username().casefold())
+    ]
 
 
 def players_to_add(league: League, user) -> QuerySet[Player]:

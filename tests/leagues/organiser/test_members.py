@@ -1,5 +1,7 @@
 """A league's members: added, renamed, linked to accounts and merged, and the refusals."""
 
+import re
+
 import pytest
 from django.utils.html import escape
 
@@ -21,6 +23,39 @@ def test_the_members_page_lists_names_ratings_and_games(as_organiser, league, le
     assert f'<td class="num">{ann.rating:.1f}</td>' in html
     assert '<th scope="row">Eve</th>' in html
     assert '<td class="num"><span class="muted">new</span></td>' in html
+
+
+def member_rows(html: str) -> list[str]:
+    return re.findall(r'<th scope="row">([^<]*)</th>', html)
+
+
+def test_a_long_members_list_is_searched_by_name_or_account_as_it_is_typed(
+    as_organiser, league, eight, stranger
+):
+    before = as_organiser.get("/leagues/thursday/members/").content.decode()
+    for name in ("Zoë O'Neil", "Zoe Adams", "Bea", "Cal", "Dot", "Flo", "Gil", "Hop", "Ivo"):
+        services.member_add(league=league, name=name, user=league.organisers.get())
+    services.member_add(league=league, name="Sam", account=stranger, user=league.organisers.get())
+    url = "/leagues/thursday/members/"
+
+    every = as_organiser.get(url).content.decode()
+    found = as_organiser.get(url, {"q": " zoe o'neil "}).content.decode()
+    by_account = as_organiser.get(url, {"q": "SAM"}).content.decode()
+    accents = as_organiser.get(url, {"q": "zoe"}).content.decode()
+    none = as_organiser.get(url, {"q": "Quentin"}).content.decode()
+
+    # Eight members are offered no search; past ten they are.
+    assert 'role="search"' not in before
+    assert 'role="search"' in every
+    assert member_rows(found) == ["Zoë O&#x27;Neil"]
+    assert "1 of 18 members matches “zoe o&#x27;neil”." in found
+    assert member_rows(by_account) == ["Sam"]
+    assert member_rows(accents) == ["Zoe Adams", "Zoë O&#x27;Neil"]
+    assert "2 of 18 members match “zoe”." in accents
+    assert member_rows(none) == []
+    assert '<td colspan="5" class="empty">No member matches “Quentin”.</td>' in none
+    assert 'href="/leagues/thursday/members/">Show every member</a>' in none
+    assert len(member_rows(every)) == 18
 
 
 def test_a_new_member_is_added_with_an_account(as_organiser, league, stranger):
