@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from leagues.public import players, projector, views
+from leagues.public import night_results, players, projector, views
 
 app_name = "leagues"
 
@@ -41,6 +41,16 @@ urlpatterns = [
     path("<slug:slug>/players/<int:player_id>/", players.player_detail, name="player"),
     path("<slug:slug>/nights/<int:night_id>/", views.night_detail, name="night"),
     path("<slug:slug>/nights/<int:night_id>/pack.pdf", views.night_pack, name="night_pack"),
+    path(
+        "<slug:slug>/nights/<int:night_id>/results/",
+        night_results.night_results_page,
+        name="night_results",
+    ),
+    path(
+        "<slug:slug>/nights/<int:night_id>/results.pdf",
+        night_results.night_results_pdf,
+        name="night_results_pdf",
+    ),
     path(
         "<slug:slug>/nights/<int:night_id>/projector/",
         projector.night_projector,

@@ -1,0 +1,179 @@
+"""A club night's results, as the organiser prints or shares them after the night: each table's
+result, the night's best (the highest total and the widest win) and how the season's standings
+moved that night, the standings before its games against the standings after them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from leagues import player_stats, selectors
+from leagues.models import ClubNight, League
+
+# A counted participation as the movement reads it.
+_FIELDS = ("player_id", "player__name", "outcome", "points_for", "points_against")
+
+
+@dataclass(frozen=True)
+class SideResult:
+    names: str
+    total: int | None
+    won: bool
+
+
+@dataclass(frozen=True)
+class TableResult:
+    number: int
+    sides: tuple[SideResult, ...]
+    # "finished", "tie", "voided", "playing" or "not started"
+    state: str
+    rounds: int
+
+
+@dataclass(frozen=True)
+class Best:
+    """One of the night's best: who, their figure, at which table."""
+
+    names: str
+    points: int
+    table: int
+
+
+@dataclass(frozen=True)
+class Move:
+    """A player of the night in the season's standings: the rank before the night's games (None
+    for a first game) and after them, and the league points the night gave."""
+
+    player_id: int
+    name: str
+    before: str | None
+    after: str
+    places: int  # how many places up (down when negative); 0 for a first game
+    gained: int
+    games: int
+
+
+@dataclass(frozen=True)
+class NightResults:
+    tables: tuple[TableResult, ...]
+    highest: Best | None
+    widest: Best | None
+    moves: tuple[Move, ...]
+
+    @property
+    def finished(self) -> int:
+        """How many tables have a result: a finished game, or a tie."""
+        return sum(t.state in ("finished", "tie") for t in self.tables)
+
+
+def _state(table: player_stats.NightTable) -> str:
+    game = table.league_game
+    if game is None:
+        return "not started"
+    if game.voided:
+        return "voided"
+    if not game.game.finished:
+        return "playing"
+    return "tie" if game.game.tie else "finished"
+
+
+def _tables(night: ClubNight) -> list[TableResult]:
+    tables = []
+    for table in player_stats.night_view(night).tables:
+        sides = tuple(
+            SideResult(" & ".join(side.players), side.total, side.won) for side in table.sides
+        )
+        tables.append(TableResult(table.number, sides, _state(table), table.rounds))
+    return tables
+
+
+def _best(tables: Iterable[TableResult]) -> tuple[Best | None, Best | None]:
+    highest = widest = None
+    for table in tables:
+        if table.state not in ("finished", "tie"):
+            continue
+        ordered = sorted(table.sides, key=lambda side: side.total or 0, reverse=True)
+        top = ordered[0]
+        if highest is None or (top.total or 0) > highest.points:
+            highest = Best(top.names, top.total or 0, table.number)
+        if table.state == "finished" and len(ordered) > 1:
+            margin = (top.total or 0) - (ordered[1].total or 0)
+            if widest is None or margin > widest.points:
+                widest = Best(top.names, margin, table.number)
+    return highest, widest
+
+
+def _rows(league: League, records: dict[int, dict]) -> list[selectors.StandingRow]:
+    return selectors.ranked(
+        [
+            selectors.StandingRow(
+                player_id=player_id,
+                name=r["name"],
+                games=r["games"],
+                wins=r["W"],
+                ties=r["T"],
+                losses=r["L"],
+                points_for=r["for"],
+                points_against=r["against"],
+                league_points=selectors.league_points(league, r["W"], r["T"], r["L"], r["for"]),
+                rating=None,
+                last_five="",
+            )
+            for player_id, r in records.items()
+        ]
+    )
+
+
+def _add(records: dict[int, dict], rows: Iterable[tuple]) -> None:
+    for player_id, name, outcome, points_for, points_against in rows:
+        r = records.setdefault(
+            player_id,
+            {"name": name, "games": 0, "W": 0, "T": 0, "L": 0, "for": 0, "against": 0},
+        )
+        r["games"] += 1
+        r[outcome] += 1
+        r["for"] += points_for
+        r["against"] += points_against
+
+
+def _moves(league: League, night: ClubNight) -> list[Move]:
+    counted = selectors.counted_participations(league, night.season)
+    tonight = list(counted.filter(league_game__night=night).values_list(*_FIELDS))
+    if not tonight:
+        return []
+    earlier = counted.filter(date__lte=night.date).filter(
+        ~Q(league_game__night=night) | Q(league_game__night__isnull=True)
+    )
+    records: dict[int, dict] = {}
+    _add(records, earlier.values_list(*_FIELDS))
+    before = {row.player_id: row for row in _rows(league, records)}
+    _add(records, tonight)
+    after = _rows(league, records)
+    played = {row[0] for row in tonight}
+    moves = []
+    for row in sorted(after, key=lambda r: (r.place, r.name)):
+        if row.player_id not in played:
+            continue
+        was = before.get(row.player_id)
+        moves.append(
+            Move(
+                player_id=row.player_id,
+                name=row.name,
+                before=was.rank if was else None,
+                after=row.rank,
+                places=was.place - row.place if was else 0,
+                gained=row.league_points - (was.league_points if was else 0),
+                games=row.games - (was.games if was else 0),
+            )
+        )
+    return moves
+
+
+def night_results(league: League, night: ClubNight) -> NightResults:
+    """The night's tables, its best and its players' moves in the season's standings."""
+    tables = _tables(night)
+    highest, widest = _best(tables)
+    return NightResults(tuple(tables), highest, widest, tuple(_moves(league, night)))
+
