@@ -93,6 +93,20 @@ CELL_RIGHT_BOLD = style("cell-right-bold", 8, bold=True, alignment=TA_RIGHT)
 ALIGNMENTS = {TA_LEFT: "LEFT", TA_RIGHT: "RIGHT", TA_CENTER: "CENTER"}
 
 
+@functools.lru_cache(maxsize=256)
+def unbroken(paragraph_style: ParagraphStyle, size: float | None = None) -> ParagraphStyle:
+    """The style at `size` (its own by default) whose paragraphs break lines only at spaces,
+    never inside a word: for text already measured to fit its room, such as a name."""
+    size = paragraph_style.fontSize if size is None else size
+    return ParagraphStyle(
+        f"{paragraph_style.name}-unbroken-{size}",
+        parent=paragraph_style,
+        fontSize=size,
+        leading=size * 1.22,
+        splitLongWords=0,
+    )
+
+
 def paragraph(value: str, paragraph_style: ParagraphStyle) -> Paragraph:
     """A paragraph of plain text: names are drawn as written, never read as markup."""
     return Paragraph(escape(value), paragraph_style)
@@ -231,27 +245,50 @@ def frame_width(paper: str, *, landscape: bool = False) -> float:
     return page_size(paper, landscape=landscape)[0] - 2 * MARGIN - 2 * FRAME_PADDING
 
 
+FOOTER_SIZE = 7
+# Between the footer's text and the page number at its right.
+FOOTER_GAP = 4 * mm
+
+
+def footer_line(footers: Sequence[str], room: float) -> tuple[str, float]:
+    """The first footer (fullest first) that fits `room` points at the footer's size, else the
+    last one set as small as it needs: a footer never runs into the page number."""
+    for footer in footers:
+        if stringWidth(footer, FONT, FOOTER_SIZE) <= room:
+            return footer, FOOTER_SIZE
+    last = footers[-1]
+    return last, FOOTER_SIZE * room / stringWidth(last, FONT, FOOTER_SIZE)
+
+
 def render(
     story: Sequence[Flowable],
     *,
     paper: str,
     title: str,
-    footer: str,
+    footer: str | Sequence[str],
     author: str = "",
     landscape: bool = False,
 ) -> bytes:
-    """Lay the flowables out on pages of the given paper and return the PDF file."""
-    return _laid_out(story, paper, title, footer, author, landscape)[0]
+    """Lay the flowables out on pages of the given paper and return the PDF file. `footer` is
+    the line at the foot of every page, or its forms from the fullest to the shortest, the
+    first that fits printed."""
+    footers = (footer,) if isinstance(footer, str) else tuple(footer)
+    return _laid_out(story, paper, title, footers, author, landscape)[0]
 
 
 def page_count(story: Sequence[Flowable], *, paper: str, landscape: bool = False) -> int:
     """How many pages the flowables fill (laid out and thrown away), to refuse a long file
     before paying for all of it."""
-    return _laid_out(story, paper, "", "", "", landscape)[1]
+    return _laid_out(story, paper, "", ("",), "", landscape)[1]
 
 
 def _laid_out(
-    story: Sequence[Flowable], paper: str, title: str, footer: str, author: str, landscape: bool
+    story: Sequence[Flowable],
+    paper: str,
+    title: str,
+    footers: tuple[str, ...],
+    author: str,
+    landscape: bool,
 ) -> tuple[bytes, int]:
     """The PDF file of the flowables and how many pages it has."""
     size = page_size(paper, landscape=landscape)
@@ -261,11 +298,16 @@ def _laid_out(
         if doc.page > PAGES_MAX:
             # Stop laying out at once: the cost of a file grows with its pages.
             raise TooManyPages()
+        number = f"Page {doc.page}"
+        room = size[0] - 2 * MARGIN - stringWidth(number, FONT, FOOTER_SIZE) - FOOTER_GAP
+        footer, footer_size = footer_line(footers, room)
         canvas.saveState()
-        canvas.setFont(FONT, 7)
         canvas.setFillColor(colors.black)
+        # The footer first: the order a reader selects and searches the text in.
+        canvas.setFont(FONT, footer_size)
         canvas.drawString(MARGIN, MARGIN / 2, footer)
-        canvas.drawRightString(size[0] - MARGIN, MARGIN / 2, f"Page {doc.page}")
+        canvas.setFont(FONT, FOOTER_SIZE)
+        canvas.drawRightString(size[0] - MARGIN, MARGIN / 2, number)
         canvas.restoreState()
 
     document = SimpleDocTemplate(

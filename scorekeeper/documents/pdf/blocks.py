@@ -28,6 +28,7 @@ from scorekeeper.documents.pdf.base import (
     fits,
     paragraph,
 )
+from scorekeeper.documents.pdf.names import Fit
 
 CELL_PADDING = 2.5
 TOP_PADDING, BOTTOM_PADDING = 1.6, 1.9
@@ -68,6 +69,22 @@ def block_cell(
         lines = paragraph(value, paragraph_style)
         found = wrapped[key] = Wrapped(lines, *lines.wrap(room, ROOM))
     return found
+
+
+def fitted_cell(
+    found: Fit, paragraph_style: ParagraphStyle, room: float, wrapped: dict[tuple, Wrapped]
+) -> Cell:
+    """A block's cell of a name measured to fit its room (`names.fit`): the string where it is
+    one line at the style's size, else its lines as a paragraph, kept in `wrapped` as
+    `block_cell` keeps its own."""
+    if found.one_line(paragraph_style):
+        return "".join(found.lines)
+    key = (found, paragraph_style, room)
+    made = wrapped.get(key)
+    if made is None:
+        lines = found.paragraph(paragraph_style)
+        made = wrapped[key] = Wrapped(lines, *lines.wrap(room, ROOM))
+    return made
 
 
 class RoundBlock(Flowable):

@@ -41,6 +41,16 @@ from scorekeeper.documents.pdf.blocks import (
     SideBySide,
     Wrapped,
     block_cell,
+    fitted_cell,
+)
+from scorekeeper.documents.pdf.names import (
+    Fit,
+    fit,
+    fit_all,
+    initialed,
+    name_cell,
+    named_after,
+    short_name,
 )
 from scorekeeper.documents.pdf.qr import QrCode
 from scorekeeper.engine.formatting import number, rule_set_name
@@ -57,6 +67,13 @@ ROUNDS_PRINTED_MAX = engine.ROUND_MAX
 # ReportLab's default padding, spelled out in the summary's style: its cells' room is measured
 # against it.
 SUMMARY_PADDING = 6
+# Between two rounds' blocks side by side.
+PAIR_GAP = 4 * mm
+# The most lines a column's heading takes before its name is shortened or set smaller.
+HEADING_LINES = 4
+# The most lines of a signature's caption, and the room kept at the right of its column.
+SIGNATURE_LINES = 2
+SIGNATURE_PADDING = 6
 
 
 @dataclass(frozen=True)
@@ -158,6 +175,54 @@ def _meld(card: ScoreCard, round_number: int) -> list[str]:
     return [number(rules.opening_meld_for(round_number, total)) for total in before]
 
 
+def name_forms(side: CardSide) -> tuple[str, ...]:
+    """A side's name, then its shorter form where it has one (`A. Oyelaran-Williams`)."""
+    short = short_name(side.name, side.players)
+    return (side.name,) if short == side.name else (side.name, short)
+
+
+def block_width(card: ScoreCard, width: float) -> float:
+    """How wide a round's block is: half the page where two sides' blocks stand side by side."""
+    return (width - PAIR_GAP) / 2 if len(card.sides) <= 2 else width
+
+
+def block_columns(card: ScoreCard, width: float) -> tuple[float, float]:
+    """The width of a block's label column and of each side's column: the labels take half of
+    a two-sided block; of a wider one, less the more sides it has, so that six sides' names
+    have room for a word each."""
+    sides = len(card.sides)
+    label_width = width * (0.5 if sides <= 2 else 0.34 if sides <= 4 else 0.28)
+    return label_width, (width - label_width) / sides
+
+
+def heading_fit(card: ScoreCard, round_number: int, room: float) -> Fit:
+    """A round's heading in its label column: `Round 3 · A. Oyelaran-Williams deals` where the
+    dealer's whole name does not fit."""
+    heading = f"Round {number(round_number)}"
+    if round_number > len(card.dealers):
+        return fit((heading,), CELL_BOLD.fontName, CELL_BOLD.fontSize, room, HEADING_LINES)
+    dealer = card.dealers[round_number - 1]
+    forms = [f"{heading} · {dealer} deals"]
+    if initialed(dealer) != dealer:
+        forms.append(f"{heading} · {initialed(dealer)} deals")
+    return fit(tuple(forms), CELL_BOLD.fontName, CELL_BOLD.fontSize, room, HEADING_LINES)
+
+
+def side_fits(card: ScoreCard, room: float) -> list[Fit]:
+    """The sides' names at the heads of their columns, each `room` points wide."""
+    return fit_all([name_forms(side) for side in card.sides], CELL_RIGHT_BOLD, room, HEADING_LINES)
+
+
+def shortened(card: ScoreCard, width: float) -> bool:
+    """Whether a round's block prints a side's or a dealer's name shorter than it is."""
+    label_width, side_width = block_columns(card, block_width(card, width))
+    label_room, side_room = label_width - 2 * CELL_PADDING, side_width - 2 * CELL_PADDING
+    return not all(found.whole for found in side_fits(card, side_room)) or not all(
+        heading_fit(card, round_number, label_room).whole
+        for round_number in range(1, min(len(card.dealers), _rounds_shown(card)) + 1)
+    )
+
+
 def round_block(
     card: ScoreCard, round_number: int, width: float, wrapped: dict[tuple, Wrapped]
 ) -> RoundBlock:
@@ -166,9 +231,8 @@ def round_block(
     played = (
         status.rounds[round_number - 1] if status and round_number <= len(status.rounds) else None
     )
-    label_width = width * (0.5 if len(card.sides) <= 2 else 0.34)
+    label_width, side_width = block_columns(card, width)
     label_room = label_width - 2 * CELL_PADDING
-    side_width = (width - label_width) / len(card.sides)
     side_room = side_width - 2 * CELL_PADDING
 
     def label(value: str, *, bold: bool = False) -> Cell:
@@ -178,11 +242,14 @@ def round_block(
         paragraph_style = CELL_RIGHT_BOLD if bold else CELL_RIGHT
         return [block_cell(value, paragraph_style, side_room, wrapped) for value in values]
 
-    heading = f"Round {number(round_number)}"
-    if round_number <= len(card.dealers):
-        heading += f" · {card.dealers[round_number - 1]} deals"
+    # The heading row: names, measured to fit their cells whole or shortened, never broken
+    # inside a word.
     rows: list[list] = [
-        [label(heading, bold=True)] + figures([side.name for side in card.sides], bold=True)
+        [fitted_cell(heading_fit(card, round_number, label_room), CELL_BOLD, label_room, wrapped)]
+        + [
+            fitted_cell(found, CELL_RIGHT_BOLD, side_room, wrapped)
+            for found in side_fits(card, side_room)
+        ]
     ]
     rows.append([label("Opening meld")] + figures(_meld(card, round_number)))
     by_item = (
@@ -215,27 +282,38 @@ def round_block(
     )
 
 
-def round_blocks(card: ScoreCard, width: float) -> list[Flowable]:
-    """Every round's block of the card, two side by side where the sides fit."""
+def _round_groups(card: ScoreCard, width: float) -> list[list[Flowable]]:
+    """Every round's block of the card, two side by side where the sides fit, as the groups
+    of flowables that stay together on a page."""
     count = _rounds_shown(card)
     wrapped: dict[tuple, Wrapped] = {}
     if len(card.sides) > 2:
         return [
-            KeepTogether([round_block(card, n, width, wrapped), Spacer(0, 3 * mm)])
-            for n in range(1, count + 1)
+            [round_block(card, n, width, wrapped), Spacer(0, 3 * mm)] for n in range(1, count + 1)
         ]
     # Two columns fit side by side: two rounds to a row, as on the printed pads.
-    gap = 4 * mm
-    half = (width - gap) / 2
+    half = block_width(card, width)
     return [
-        SideBySide(
-            round_block(card, first, half, wrapped),
-            round_block(card, first + 1, half, wrapped) if first + 1 <= count else None,
-            column=half,
-            gap=gap,
-        )
+        [
+            SideBySide(
+                round_block(card, first, half, wrapped),
+                round_block(card, first + 1, half, wrapped) if first + 1 <= count else None,
+                column=half,
+                gap=PAIR_GAP,
+            )
+        ]
         for first in range(1, count + 1, 2)
     ]
+
+
+def _kept(group: list[Flowable]) -> Flowable:
+    """A group of flowables kept on one page (a lone flowable needs no keeping)."""
+    return group[0] if len(group) == 1 else KeepTogether(group)
+
+
+def round_blocks(card: ScoreCard, width: float) -> list[Flowable]:
+    """Every round's block of the card, two side by side where the sides fit."""
+    return [_kept(group) for group in _round_groups(card, width)]
 
 
 def _result(card: ScoreCard) -> str:
@@ -268,7 +346,7 @@ def _summary(card: ScoreCard, width: float) -> Table:
     label_room, side_room = label - 2 * SUMMARY_PADDING, side - 2 * SUMMARY_PADDING
     rows = [
         [cell("Round", CELL_BOLD, label_room)]
-        + [cell(s.name, CELL_RIGHT_BOLD, side_room) for s in card.sides]
+        + [name_cell(found, CELL_RIGHT_BOLD) for found in side_fits(card, side_room)]
     ]
     for played in status.rounds:
         rows.append(
@@ -319,6 +397,13 @@ def title_of(card: ScoreCard) -> str:
     return f"{rule_set_name(card.rules.id)}: score sheet"
 
 
+def _players(side: CardSide) -> str:
+    """`José & Zoë`, a side named after its players; `Us: José, Zoë`, one named otherwise."""
+    if not side.players or named_after(side.name, side.players):
+        return side.name
+    return f"{side.name}: {', '.join(side.players)}"
+
+
 def _header(card: ScoreCard, width: float) -> list[Flowable]:
     rules = card.rules
     lines: list[Flowable] = [text(title_of(card), TITLE)]
@@ -337,11 +422,9 @@ def _header(card: ScoreCard, width: float) -> list[Flowable]:
         lines.append(
             text(f"Write each {rules.words['side']}'s name at the top of its column.", SMALL)
         )
-    elif any(side.players for side in card.sides):
-        seats = "; ".join(
-            f"{side.name}: {', '.join(side.players)}" for side in card.sides if side.players
-        )
-        lines.append(text(f"Players: {seats}", BODY))
+    elif any(side.players for side in card.sides) or (card.title and shortened(card, width)):
+        # Every side once, whole: the columns' headings may shorten them.
+        lines.append(text(f"Players: {'; '.join(_players(side) for side in card.sides)}", BODY))
     if not card.link:
         return [*lines, Spacer(0, 2 * mm)]
     size = 30 * mm
@@ -375,39 +458,42 @@ def _footer_notes(card: ScoreCard, width: float) -> list[Flowable]:
             )
         )
     if card.signatures:
-        # Two signatures to a row, each a line to sign on with the side's name under it.
-        gap = 10 * mm
-        column = (width - gap) / 2
-        rows: list[list] = []
-        for start in range(0, len(card.sides), 2):
-            chunk = card.sides[start : start + 2]
-            captions = [
-                text(f"Signed for {side.name}" if card.named else "Signature", SMALL)
-                for side in chunk
-            ]
-            rows.append(["", "", ""])
-            rows.append([captions[0], "", captions[1] if len(captions) > 1 else ""])
-        lines = [
-            ("LINEBELOW", (col, row), (col, row), 0.7, colors.black)
-            for row in range(0, len(rows), 2)
-            for col in ((0, 2) if rows[row + 1][2] != "" else (0,))
-        ]
-        table = Table(rows, colWidths=[column, gap, column])
-        table.setStyle(
-            TableStyle(
-                [
-                    ("FONTNAME", (0, 0), (-1, -1), FONT),
-                    *lines,
-                    *[
-                        ("TOPPADDING", (0, row), (-1, row), 9 * mm)
-                        for row in range(0, len(rows), 2)
-                    ],
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ]
-            )
-        )
-        out.append(KeepTogether([Spacer(0, 2 * mm), table]))
+        out.extend([Spacer(0, 2 * mm), _signatures(card, width)])
     return out
+
+
+def _caption(card: ScoreCard, side: CardSide, room: float) -> Flowable:
+    """The words under a signature's line: the side's name, shortened rather than broken."""
+    if not card.named:
+        return text("Signature", SMALL)
+    forms = tuple(f"Signed for {name}" for name in name_forms(side))
+    found = fit(forms, SMALL.fontName, SMALL.fontSize, room, SIGNATURE_LINES)
+    return text(found.lines[0], SMALL) if found.one_line(SMALL) else found.paragraph(SMALL)
+
+
+def _signatures(card: ScoreCard, width: float) -> Table:
+    """A line to sign on for each side, the side's name under it: two to a row, three where
+    there are five or six sides, so that a one-round card's signatures fit under its round."""
+    per_row = 3 if len(card.sides) > 4 else 2
+    gap = 10 * mm if per_row == 2 else 8 * mm
+    column = (width - gap * (per_row - 1)) / per_row
+    widths = [gap if index % 2 else column for index in range(2 * per_row - 1)]
+    rows: list[list] = []
+    commands: list[tuple] = [("FONTNAME", (0, 0), (-1, -1), FONT)]
+    for start in range(0, len(card.sides), per_row):
+        line, captions = [""] * len(widths), [""] * len(widths)
+        for place, side in enumerate(card.sides[start : start + per_row]):
+            captions[2 * place] = _caption(card, side, column - SIGNATURE_PADDING)
+            commands.append(
+                ("LINEBELOW", (2 * place, len(rows)), (2 * place, len(rows)), 0.7, colors.black)
+            )
+        commands.append(("TOPPADDING", (0, len(rows)), (-1, len(rows)), 9 * mm))
+        rows += [line, captions]
+    commands += [
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), SIGNATURE_PADDING),
+    ]
+    return Table(rows, colWidths=widths, style=TableStyle(commands))
 
 
 def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
@@ -427,14 +513,30 @@ def score_card_story(card: ScoreCard, *, paper: str) -> list[Flowable]:
         story.append(Spacer(0, 2 * mm))
         story.append(_summary(card, width))
         story.append(Spacer(0, 4 * mm))
-    story.extend(round_blocks(card, width))
-    story.extend(_footer_notes(card, width))
+    *groups, last = _round_groups(card, width)
+    story.extend(_kept(group) for group in groups)
+    # The last round goes with the notes and signatures under it, whole: the signatures never
+    # stand on a page of their own. (One KeepTogether: one inside another is always too tall.)
+    story.append(KeepTogether([*last, *_footer_notes(card, width)]))
     return story
+
+
+def footers(card: ScoreCard) -> tuple[str, ...]:
+    """The page's footer, from the fullest to the shortest: the title, the title with the
+    names shortened, then the rule set alone."""
+    tail = f"{rule_set_name(card.rules.id)} · Hand and Foot scorekeeper"
+    forms = [f"{title_of(card)} · {tail}"]
+    if not card.title and card.named:
+        short = " vs ".join(short_name(side.name, side.players) for side in card.sides)
+        forms.append(f"{short} · {tail}")
+    return (*forms, tail)
 
 
 def build_score_card(card: ScoreCard, *, paper: str = "a4") -> bytes:
     """A score sheet as a PDF file: blank, or filled with the rounds of `card.status`."""
-    footer = f"{title_of(card)} · {rule_set_name(card.rules.id)} · Hand and Foot scorekeeper"
     return render(
-        score_card_story(card, paper=paper), paper=paper, title=title_of(card), footer=footer
+        score_card_story(card, paper=paper),
+        paper=paper,
+        title=title_of(card),
+        footer=footers(card),
     )

@@ -36,11 +36,18 @@ from scorekeeper.documents.pdf.base import (
     frame_width,
     render,
     text,
+    unbroken,
 )
 
 CELL_PADDING = 3
-# A long name wraps rather than turning the page: no text column asks for more than this.
+# A long name wraps rather than turning the page: no text column asks for more than this (but
+# its longest word, which never breaks).
 TEXT_COLUMN_MAX = 45 * mm
+# Room a column keeps beyond its text's width: a paragraph adds its words' widths up in another
+# order, and must never find a word a hair too wide for its line.
+SLACK = 0.01
+# How much smaller, at each step, the cells of a table too wide for a landscape page are set.
+STEP = 0.1
 
 
 @dataclass(frozen=True)
@@ -82,39 +89,49 @@ def title_of(sheet: StandingsSheet) -> str:
     return f"{sheet.league} standings: {sheet.season}"
 
 
-def _heading_widths(column: Column) -> tuple[float, float]:
+def _longest_word(values: Sequence[str], font: str, size: float) -> float:
+    return max(
+        (stringWidth(word, font, size) for value in values for word in value.split()), default=0
+    )
+
+
+def _heading_widths(column: Column, size: float) -> tuple[float, float]:
     """The heading's width on one line, and the width of its longest word (it may wrap)."""
-    words = column.heading.split() or [""]
-    one_line = stringWidth(column.heading, BOLD, CELL_BOLD.fontSize)
-    longest = max(stringWidth(word, BOLD, CELL_BOLD.fontSize) for word in words)
-    return one_line, longest
+    one_line = stringWidth(column.heading, BOLD, size)
+    return one_line, _longest_word([column.heading], BOLD, size)
 
 
-def _cell_width(column: Column, cells: Sequence[str]) -> float:
+def _cell_width(column: Column, cells: Sequence[str], size: float) -> float:
+    """The room a column's cells ask for: a figure's whole width; a text's, up to
+    TEXT_COLUMN_MAX, but never less than its longest word."""
     font = BOLD if column.bold else FONT
-    widest = max((stringWidth(cell, font, CELL.fontSize) for cell in cells), default=0)
-    return min(widest, TEXT_COLUMN_MAX) if not column.numeric else widest
+    widest = max((stringWidth(cell, font, size) for cell in cells), default=0)
+    if column.numeric:
+        return widest
+    return max(min(widest, TEXT_COLUMN_MAX), _longest_word(cells, font, size))
 
 
-def _natural_widths(sheet: StandingsSheet) -> tuple[list[float], list[float]]:
+def _natural_widths(sheet: StandingsSheet, size: float) -> tuple[list[float], list[float]]:
     """Each column's least width (its widest cell, its heading's longest word) and the width
-    that also sets its heading on one line."""
-    pad = 2 * CELL_PADDING
+    that also sets its heading on one line, its text `size` points."""
+    pad = 2 * CELL_PADDING + SLACK
     least, whole = [], []
     for index, column in enumerate(sheet.columns):
-        cells = _cell_width(column, [row[index] for row in sheet.rows])
-        one_line, longest = _heading_widths(column)
+        cells = _cell_width(column, [row[index] for row in sheet.rows], size)
+        one_line, longest = _heading_widths(column, size)
         least.append(max(cells, longest) + pad)
         whole.append(max(cells, one_line) + pad)
     return least, whole
 
 
-def column_widths(sheet: StandingsSheet, width: float) -> list[float] | None:
+def column_widths(
+    sheet: StandingsSheet, width: float, size: float = CELL.fontSize
+) -> list[float] | None:
     """Widths that fill `width`, or None when the columns need more room than that.
 
     Each column first gets its least width; what is left lets headings sit on one line, then
     goes to the text columns (the names)."""
-    least, whole = _natural_widths(sheet)
+    least, whole = _natural_widths(sheet, size)
     spare = width - sum(least)
     if spare < 0:
         return None
@@ -129,27 +146,37 @@ def column_widths(sheet: StandingsSheet, width: float) -> list[float] | None:
     return widths
 
 
-def _layout(sheet: StandingsSheet, paper: str) -> tuple[bool, list[float]]:
-    """Upright when the columns fit across the page, else turned to landscape."""
+def layout(sheet: StandingsSheet, paper: str) -> tuple[bool, list[float], float]:
+    """Upright when the columns fit across the page, else turned to landscape; and the size of
+    the table's text."""
     for landscape in (False, True):
         widths = column_widths(sheet, frame_width(paper, landscape=landscape))
         if widths is not None:
-            return landscape, widths
-    # Wider than a landscape page even so: narrow every column alike and let the cells wrap.
+            return landscape, widths, CELL.fontSize
+    # Wider than a landscape page even so: the text set smaller until every column fits, its
+    # words whole (narrowing the columns instead would break them inside a word).
     width = frame_width(paper, landscape=True)
-    least, _ = _natural_widths(sheet)
-    return True, [w * width / sum(least) for w in least]
+    least, _ = _natural_widths(sheet, CELL.fontSize)
+    pad = (2 * CELL_PADDING + SLACK) * len(least)
+    size = CELL.fontSize * (width - pad) / (sum(least) - pad)
+    size = max(int(size / STEP) * STEP, STEP)
+    while (widths := column_widths(sheet, width, size)) is None and size > STEP:
+        size -= STEP
+    return True, widths or least, size
 
 
-def _styles(sheet: StandingsSheet) -> tuple[list[ParagraphStyle], list[ParagraphStyle]]:
-    """Each column's heading style and cell style: figures set right, the ranked column bold."""
+def _styles(
+    sheet: StandingsSheet, size: float
+) -> tuple[list[ParagraphStyle], list[ParagraphStyle]]:
+    """Each column's heading style and cell style: figures set right, the ranked column bold,
+    `size` points, words never broken."""
     headings, cells = [], []
     for column in sheet.columns:
-        headings.append(CELL_RIGHT_BOLD if column.numeric else CELL_BOLD)
+        headings.append(unbroken(CELL_RIGHT_BOLD if column.numeric else CELL_BOLD, size))
         if column.numeric:
-            cells.append(CELL_RIGHT_BOLD if column.bold else CELL_RIGHT)
+            cells.append(unbroken(CELL_RIGHT_BOLD if column.bold else CELL_RIGHT, size))
         else:
-            cells.append(CELL_BOLD if column.bold else CELL)
+            cells.append(unbroken(CELL_BOLD if column.bold else CELL, size))
     return headings, cells
 
 
@@ -164,8 +191,8 @@ def _column_styles(styles: list[ParagraphStyle], first: int, last: int) -> list[
     return commands
 
 
-def _table(sheet: StandingsSheet, widths: list[float]) -> Table:
-    headings, cells = _styles(sheet)
+def _table(sheet: StandingsSheet, widths: list[float], size: float) -> Table:
+    headings, cells = _styles(sheet, size)
     # A cell's room as the table measures it, so that a string never overruns where a
     # paragraph would have wrapped.
     rooms = [width - CELL_PADDING - CELL_PADDING for width in widths]
@@ -217,7 +244,7 @@ def standings_story(sheet: StandingsSheet, *, paper: str) -> tuple[bool, list[Fl
             raise PdfError(
                 f"A standings row has {len(row)} cells for {len(sheet.columns)} columns: {row!r}."
             )
-    landscape, widths = _layout(sheet, paper)
+    landscape, widths, size = layout(sheet, paper)
     story: list[Flowable] = [text(sheet.league, TITLE)]
     story.append(text(f"Standings: {sheet.season}", HEADING))
     facts = []
@@ -226,7 +253,7 @@ def standings_story(sheet: StandingsSheet, *, paper: str) -> tuple[bool, list[Fl
     facts.append(f"Printed {_day(sheet.printed_on)}")
     story.append(text(" · ".join(facts), BODY))
     story.append(Spacer(0, 3 * mm))
-    story.append(_table(sheet, widths))
+    story.append(_table(sheet, widths, size))
     story.append(Spacer(0, 3 * mm))
     for line in (sheet.tie_break, sheet.scoring, *sheet.notes):
         if line:

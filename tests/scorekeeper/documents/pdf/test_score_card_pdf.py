@@ -16,7 +16,7 @@ def test_a_card_in_progress_prints_each_line_each_total_and_the_next_meld():
     words = pdf_words(build_score_card(four_round_card(ROUNDS)))
     assert "José & Zoë vs Łukasz & Søren" in words
     assert "Date: 21 November 2026 · League: Riverside Card Club" in words
-    assert "Players: José & Zoë: José, Zoë; Łukasz & Søren: Łukasz, Søren" in words
+    assert "Players: José & Zoë; Łukasz & Søren" in words
     # The scoreboard: each round's points and the running total after it.
     assert "Round José & Zoë Łukasz & Søren 1 3,200 → 3,200 625 → 625 2 780 → 3,980" in words
     assert "2,070 → 2,695 Total 3,980 2,695" in words
