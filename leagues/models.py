@@ -8,6 +8,7 @@ ratings and the player pages aggregate, refreshed whenever the game is scored.
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
@@ -15,6 +16,8 @@ from scorekeeper.models import Game
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
+# A club night's round timer runs for a whole number of minutes in this range.
+TIMER_MINUTES = (1, 180)
 
 
 class Player(models.Model):
@@ -122,6 +125,10 @@ class Membership(models.Model):
     sigma = models.FloatField(default=DEFAULT_SIGMA)
     rated_games = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # The day the organiser retired the member (`services.member_retire`): kept in the league's
+    # history and standings, off the tick lists of a new night and its late arrivals. Null for
+    # a member who plays.
+    retired_on = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["player__name"]
@@ -178,11 +185,30 @@ class ClubNight(models.Model):
     # Set when the organiser closes the night (or its last table finishes); a closed night's
     # page stops refreshing. Null while the night is open.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The round timer the organiser starts and stops (`services.night_timer_start`), which the
+    # projector counts down: its length and the moment it runs out, both null while none is
+    # set. A timer that has run out stays until it is stopped or another is started.
+    timer_minutes = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(TIMER_MINUTES[0]), MaxValueValidator(TIMER_MINUTES[1])],
+    )
+    timer_ends_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-date"]
         constraints = [
             models.UniqueConstraint(fields=["league", "date"], name="night_unique_date"),
+            models.CheckConstraint(
+                condition=Q(timer_minutes__isnull=True, timer_ends_at__isnull=True)
+                | Q(
+                    timer_minutes__isnull=False,
+                    timer_minutes__gte=TIMER_MINUTES[0],
+                    timer_minutes__lte=TIMER_MINUTES[1],
+                    timer_ends_at__isnull=False,
+                ),
+                name="night_timer_whole",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -406,7 +432,12 @@ class LeagueEvent(models.Model):
         GAMES_STARTED = "games_started", "Games started"
         GAME_VOIDED = "game_voided", "Game voided"
         GAME_RESTORED = "game_restored", "Void lifted"
+        TIMER_STARTED = "timer_started", "Round timer started"
+        TIMER_STOPPED = "timer_stopped", "Round timer stopped"
         RATINGS_REPLAYED = "ratings_replayed", "Ratings replayed"
+        MEMBER_RETIRED = "member_retired", "Member retired"
+        MEMBER_BACK = "member_back", "Member back"
+        RESULTS_SENT = "results_sent", "Night's results sent"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)

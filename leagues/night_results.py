@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from leagues import player_stats, selectors
-from leagues.models import ClubNight, League
+from leagues.models import ClubNight, League, LeagueEvent, Membership
+from scorekeeper.engine.formatting import number
 
 # A counted participation as the movement reads it.
 _FIELDS = ("player_id", "player__name", "outcome", "points_for", "points_against")
@@ -177,3 +178,65 @@ def night_results(league: League, night: ClubNight) -> NightResults:
     highest, widest = _best(tables)
     return NightResults(tuple(tables), highest, widest, tuple(_moves(league, night)))
 
+
+# In words, as the page, the PDF and the mail say them.
+
+
+def move_text(move: Move) -> str:
+    """`up 2`, `down 1`, `same` or `new` (a first game): a player's move in the standings."""
+    if move.before is None:
+        return "new"
+    if move.places > 0:
+        return f"up {number(move.places)}"
+    if move.places < 0:
+        return f"down {number(-move.places)}"
+    return "same"
+
+
+def table_note(table: TableResult) -> str:
+    """`a tie after 4 rounds`, `voided`: what a table's line says besides its totals."""
+    rounds = f"{number(table.rounds)} round{'s' if table.rounds != 1 else ''}"
+    return {
+        "finished": f"after {rounds}",
+        "tie": f"a tie after {rounds}",
+        "voided": "voided",
+        "playing": f"still playing, {rounds} played",
+        "not started": "not started",
+    }[table.state]
+
+
+def best_lines(results: NightResults) -> tuple[str, ...]:
+    """`Highest total: Ann & Bob, 3,250 at table 2.`, and the widest win."""
+    lines = []
+    if results.highest is not None:
+        best = results.highest
+        lines.append(f"Highest total: {best.names}, {number(best.points)} at table {best.table}.")
+    if results.widest is not None and results.widest.points > 0:
+        best = results.widest
+        lines.append(f"Widest win: {best.names}, by {number(best.points)} at table {best.table}.")
+    return tuple(lines)
+
+
+# Who the results are mailed to, and when they last were (`services.night_results_send`).
+
+
+def results_addresses(night: ClubNight) -> list[str]:
+    """The addresses of the league's members who play (not retired) and have one, once each."""
+    found = (
+        Membership.objects.filter(league=night.league_id, retired_on__isnull=True)
+        .exclude(user__email="")
+        .exclude(user__isnull=True)
+        .values_list("user__email", flat=True)
+    )
+    return sorted({address.strip() for address in found if address.strip()})
+
+
+def results_sent(night: ClubNight) -> LeagueEvent | None:
+    """The last time the night's results were mailed, or None."""
+    return (
+        LeagueEvent.objects.filter(
+            league=night.league_id, kind=LeagueEvent.Kind.RESULTS_SENT, after__night=night.pk
+        )
+        .order_by("-at")
+        .first()
+    )

@@ -247,6 +247,8 @@ GET_ONLY = {
     "leagues:head_to_head",
     "leagues:player",
     "leagues:night",
+    "leagues:night_results",
+    "leagues:night_results_pdf",
     "leagues:night_projector",
     "leagues:night_pack",
     "leagues:audit",
@@ -358,6 +360,14 @@ def csrf_world(organiser):
             {"keep": str(ann.pk), "absorb": str(extra.pk), "confirm": "yes"},
         ),
         "leagues:member_edit": (f"/leagues/{s}/members/{ann.pk}/edit/", {"name": "Annie"}),
+        "leagues:member_retire": (f"/leagues/{s}/members/{extra.pk}/retire/", {}),
+        "leagues:member_return": (f"/leagues/{s}/members/{ann.pk}/back/", {}),
+        "leagues:night_results_mail": (f"/leagues/{s}/nights/{night.pk}/results/send/", {}),
+        "leagues:night_timer_start": (
+            f"/leagues/{s}/nights/{night.pk}/timer/start/",
+            {"minutes": "20"},
+        ),
+        "leagues:night_timer_stop": (f"/leagues/{s}/nights/{night.pk}/timer/stop/", {}),
         "leagues:member_import": (
             f"/leagues/{s}/members/import/",
             {"action": "confirm", "rows": '[[1, "Zed", "", ""]]', "seen": '["add"]'},

@@ -375,6 +375,13 @@ def _members_of(league: League):
     return Player.objects.filter(memberships__league=league).order_by("name", "id")
 
 
+def _playing_members_of(league: League):
+    """The members who may be ticked as present: all but the retired."""
+    return Player.objects.filter(
+        memberships__league=league, memberships__retired_on__isnull=True
+    ).order_by("name", "id")
+
+
 class MergeForm(Form):
     keep = PlayerChoiceField(
         label="Keep this player",
@@ -436,7 +443,7 @@ class NightForm(Form):
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = _members_of(league)
+        self.fields["players"].queryset = _playing_members_of(league)
 
 
 class ArrivalForm(Form):
@@ -456,7 +463,9 @@ class ArrivalForm(Form):
 
     def __init__(self, *args, night, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = _members_of(night.league).exclude(attendances__night=night)
+        self.fields["player"].queryset = _playing_members_of(night.league).exclude(
+            attendances__night=night
+        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

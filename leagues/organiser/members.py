@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues import services
 from leagues.models import League, Player
@@ -48,7 +49,8 @@ def members(request: HttpRequest, league: League) -> HttpResponse:
             else:
                 messages.success(request, f"{membership.player.name} joined {league.name}.")
                 return redirect("leagues:members", slug=league.slug)
-    everyone = selectors.memberships(league)
+    memberships = selectors.memberships(league)
+    everyone = [m for m in memberships if m.retired_on is None]
     query = request.GET.get("q", "").strip()[:MAX_QUERY]
     shown = selectors.members_matching(everyone, query)
     context = {
@@ -57,6 +59,7 @@ def members(request: HttpRequest, league: League) -> HttpResponse:
         "query": query,
         "found": _found_text(len(shown), len(everyone), query),
         "searchable": len(everyone) > selectors.MEMBER_SEARCH_FROM or bool(query),
+        "retired": [m for m in memberships if m.retired_on is not None],
         "new_form": new_form,
         "existing_form": existing_form,
         "has_others": selectors.has_players_to_add(league, request.user),
@@ -109,8 +112,54 @@ def member_edit(request: HttpRequest, league: League, player_id: int) -> HttpRes
             messages.success(request, f"{form.cleaned_data['name']} is saved.")
             return redirect("leagues:members", slug=league.slug)
     other_leagues = selectors.other_leagues(league, player)
-    context = {"league": league, "player": player, "form": form, "other_leagues": other_leagues}
+    context = {
+        "league": league,
+        "player": player,
+        "form": form,
+        "other_leagues": other_leagues,
+        "retired_on": selectors.retired_on(league, player),
+    }
     return render(request, "leagues/organiser/member_edit.html", context)
+
+
+def _retire_or_return(request: HttpRequest, league: League, player_id: int, *, back: bool):
+    player = selectors.member_get(league, player_id)
+    told = merged_away(league, player_id) if player is None else None
+    if told is not None:
+        return _gone(request, league, told)
+    player = found(player, Player)
+    try:
+        if back:
+            services.member_return(league=league, player=player, user=request.user)
+        else:
+            services.member_retire(
+                league=league, player=player, on=timezone.localdate(), user=request.user
+            )
+    except LeagueError as error:
+        return _gone(request, league, error.errors[0][1])
+    if back:
+        messages.success(request, f"{player.name} is back on the tick lists of {league.name}.")
+    else:
+        messages.success(
+            request,
+            f"{player.name} is retired: off the tick lists, kept in the games and standings. "
+            "Bring them back below at any time.",
+        )
+    return redirect("leagues:members", slug=league.slug)
+
+
+@require_POST
+@organisers_only
+def member_retire(request: HttpRequest, league: League, player_id: int) -> HttpResponse:
+    """Retire a member; sent again, it changes nothing and says the same."""
+    return _retire_or_return(request, league, player_id, back=False)
+
+
+@require_POST
+@organisers_only
+def member_return(request: HttpRequest, league: League, player_id: int) -> HttpResponse:
+    """Bring a retired member back onto the tick lists."""
+    return _retire_or_return(request, league, player_id, back=True)
 
 
 def _gone(request: HttpRequest, league: League, told: str) -> HttpResponse:

@@ -1,5 +1,6 @@
 """The organiser's pages of a club night: opening it, the arrivals, the seating, starting the
-seated tables' games, then closing it and opening it again.
+seated tables' games, the round timer the projector counts down, then closing it and opening it
+again.
 
 Closing is asked on a page that lists each table still playing or waiting to start, with its
 game and a way to void it: the night closes only once every table has finished or been voided
@@ -14,8 +15,9 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues import player_stats, services
 from leagues.models import Attendance, ClubNight, League, LeagueGame, Player
@@ -88,6 +90,8 @@ class TableGroup:
     table: int | None
     rows: list[SeatRow]
     errors: list[str]
+    # Unfolded on the page: the table has an error or was just changed (the sitting out always).
+    open: bool = False
 
     @property
     def sides(self) -> list[str]:
@@ -159,7 +163,8 @@ def _group(rows: list[SeatRow], errors: list[tuple[str, str]]) -> tuple[list[Tab
             groups[int(match.group(1))].errors.append(message)
         else:
             general.append(message)
-    ordered = sorted(groups.values(), key=lambda g: (g.table is None, g.table or 0))
+    # Those sitting out or waiting (a late arrival) first: their seats are the ones to type.
+    ordered = sorted(groups.values(), key=lambda g: (g.table is not None, g.table or 0))
     # By side alone: the rows come in seat order, which the night page and the pack show too.
     for group in ordered:
         group.rows.sort(key=lambda r: r.side)
@@ -179,9 +184,45 @@ def _started_tables(
     return tables
 
 
+def _changed_tables(free: list[Attendance], rows: list[SeatRow]) -> set[int]:
+    """The tables the typed seating changes: the one each moved player leaves and the one they
+    join (a new side at the same table changes it too)."""
+    changed = set()
+    for a, row in zip(free, rows, strict=True):
+        table = int(row.table) if re.fullmatch(r"[0-9]{1,2}", row.table) else None
+        side = int(row.side) - 1 if table is not None and re.fullmatch(r"[1-9]", row.side) else None
+        if (table, side) != (a.table, a.side):
+            changed |= {t for t in (a.table, table) if t is not None}
+    return changed
+
+
+# How the seating page is told which tables to unfold after a save or a proposal (?changed=).
+ALL_TABLES = "all"
+
+
+def _shown_changed(value: str) -> set[int] | str:
+    """The tables named by ?changed= (ALL_TABLES, or numbers with commas); anything else none."""
+    if value == ALL_TABLES:
+        return ALL_TABLES
+    return {int(n) for n in value.split(",")[:99] if re.fullmatch(r"[0-9]{1,2}", n)}
+
+
+def _seating_again(league: League, night: ClubNight, changed: set[int] | str) -> HttpResponse:
+    """Back to the seating page, the tables just changed unfolded."""
+    url = reverse("leagues:night_seating", kwargs={"slug": league.slug, "night_id": night.pk})
+    if changed == ALL_TABLES:
+        return redirect(f"{url}?changed={ALL_TABLES}")
+    if changed:
+        return redirect(f"{url}?changed={','.join(str(t) for t in sorted(changed))}")
+    return redirect(url)
+
+
 @require_http_methods(["GET", "POST"])
 @organisers_only
 def night_seating(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
+    """The seating of the players not at a playing table. The night's actions come first and
+    each table is folded to its players, unfolded when it has an error or was just changed (the
+    save and the proposal say which in the address they return to)."""
     night = night_or_404(league, night_id)
     action = request.POST.get("action")
     if request.method == "POST" and action == "propose":
@@ -196,8 +237,10 @@ def night_seating(request: HttpRequest, league: League, night_id: int) -> HttpRe
             messages.success(
                 request,
                 f"Seating proposed: {count} table{'s' if count != 1 else ''}"
-                f"{f', {out} sitting out' if out else ''}. Adjust it below, then start the games.",
+                f"{f', {out} sitting out' if out else ''}. Adjust a table if you like, then "
+                "start the games.",
             )
+            return _seating_again(league, night, ALL_TABLES)
         return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
     attendances = selectors.seating_attendances(night)
     started = _started_tables(selectors.night_games(night), attendances)
@@ -206,6 +249,7 @@ def night_seating(request: HttpRequest, league: League, night_id: int) -> HttpRe
     errors: list[tuple[str, str]] = []
     if request.method == "POST" and action == "save":
         rows = _seating_rows(free, request.POST)
+        changed = _changed_tables(free, rows)
         choices, errors = _parse_seats(free, rows, request.POST)
         if not errors:
             try:
@@ -214,10 +258,19 @@ def night_seating(request: HttpRequest, league: League, night_id: int) -> HttpRe
                 errors = error.errors
             else:
                 messages.success(request, "Seating saved. Start the games when everyone is seated.")
-                return redirect("leagues:night_seating", slug=league.slug, night_id=night.pk)
+                return _seating_again(league, night, changed)
     else:
         rows = _seating_rows(free)
+        changed = _shown_changed(request.GET.get("changed", ""))
     groups, general = _group(rows, errors)
+    for group in groups:
+        group.open = (
+            group.table is None
+            or changed == ALL_TABLES
+            or group.table in changed
+            or bool(group.errors)
+            or any(row.errors for row in group.rows)
+        )
     params = engine.resolve_rules(night.season.rules).parameters()
     context = {
         "league": league,
@@ -348,3 +401,68 @@ def night_reopen(request: HttpRequest, league: League, night_id: int) -> HttpRes
             )
         return redirect(AFTER_REOPEN[then], slug=league.slug, night_id=night.pk)
     return _page(request, league, night, "night_reopen.html", then=then)
+
+
+# The round timer: its controls are on the night's page, for the organisers only. A length that
+# is not a whole number of minutes from 1 to 180 shows the night's page again with the reason
+# beside the field and what was typed; a second Start while a timer runs, or a second Stop (a
+# double submit, or another organiser meanwhile), is told so on the night's page, never a 500.
+TIMER_DIGITS = 3
+
+
+def _timer_refused(
+    request: HttpRequest, league: League, night: ClubNight, error: LeagueError
+) -> HttpResponse:
+    """Back to the night's page, saying why (the night closed, a timer already running, none
+    to stop)."""
+    for _, message in error.errors:
+        messages.info(request, message)
+    return redirect("leagues:night", slug=league.slug, night_id=night.pk)
+
+
+@require_POST
+@organisers_only
+def night_timer_start(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
+    night = night_or_404(league, night_id)
+    typed = request.POST.get("minutes", "").strip()
+    try:
+        if not re.fullmatch(rf"[0-9]{{1,{TIMER_DIGITS}}}", typed):
+            raise LeagueError([("minutes", services.TIMER_MINUTES_MESSAGE)])
+        night = services.night_timer_start(night=night, minutes=int(typed), user=request.user)
+    except LeagueError as error:
+        beside = [message for field, message in error.errors if field == "minutes"]
+        if not beside:
+            return _timer_refused(request, league, night, error)
+        # The night's page as its organiser sees it, the form showing what was typed; it does
+        # not refresh itself, so the error stays until the organiser sends the form again.
+        context = {
+            "league": league,
+            "is_organiser": True,
+            "night": night,
+            "view": player_stats.night_view(night),
+            "polling": False,
+            "timer_out": night.timer_ends_at is not None and night.timer_ends_at <= timezone.now(),
+            "timer_typed": typed,
+            "timer_errors": beside,
+        }
+        return render(request, "leagues/night_detail.html", context)
+    minutes = night.timer_minutes
+    messages.success(
+        request,
+        f"The round timer is running: {minutes} minute{'' if minutes == 1 else 's'}, until "
+        f"{services.clock_text(night.timer_ends_at)}. The projector shows it at its next "
+        "refresh.",
+    )
+    return redirect("leagues:night", slug=league.slug, night_id=night.pk)
+
+
+@require_POST
+@organisers_only
+def night_timer_stop(request: HttpRequest, league: League, night_id: int) -> HttpResponse:
+    night = night_or_404(league, night_id)
+    try:
+        services.night_timer_stop(night=night, user=request.user)
+    except LeagueError as error:
+        return _timer_refused(request, league, night, error)
+    messages.success(request, "The round timer is stopped; the projector no longer shows it.")
+    return redirect("leagues:night", slug=league.slug, night_id=night.pk)

@@ -2,6 +2,7 @@
 seating, a game to void and the audit. Each returns None where a row may be missing; the view
 answers 404 then."""
 
+import datetime
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -101,6 +102,15 @@ def has_players_to_add(league: League, user) -> bool:
 def member_ids(league: League) -> list[int]:
     """The ids of the league's players."""
     return list(league.members.values_list("pk", flat=True))
+
+
+def retired_on(league: League, player: Player) -> datetime.date | None:
+    """The day the member retired from the league, or None for a member who plays."""
+    return (
+        Membership.objects.filter(league=league, player=player)
+        .values_list("retired_on", flat=True)
+        .first()
+    )
 
 
 def member_get(league: League, player_id: int) -> Player | None:

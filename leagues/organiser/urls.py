@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues.organiser import audit, games, leagues, members, nights, roster, seasons
+from leagues.organiser import audit, games, leagues, members, night_mail, nights, roster, seasons
 
 urlpatterns = [
     path("new/", leagues.league_new, name="league_new"),
@@ -13,6 +13,15 @@ urlpatterns = [
     path("<slug:slug>/members/merge/", members.member_merge, name="member_merge"),
     path("<slug:slug>/members/import/", roster.member_import, name="member_import"),
     path("<slug:slug>/members/<int:player_id>/edit/", members.member_edit, name="member_edit"),
+    path(
+        "<slug:slug>/members/<int:player_id>/retire/", members.member_retire, name="member_retire"
+    ),
+    path("<slug:slug>/members/<int:player_id>/back/", members.member_return, name="member_return"),
+    path(
+        "<slug:slug>/nights/<int:night_id>/results/send/",
+        night_mail.night_results_mail,
+        name="night_results_mail",
+    ),
     path("<slug:slug>/nights/new/", nights.night_new, name="night_new"),
     path(
         "<slug:slug>/nights/<int:night_id>/seating/",
@@ -34,6 +43,16 @@ urlpatterns = [
         "<slug:slug>/nights/<int:night_id>/reopen/",
         nights.night_reopen,
         name="night_reopen",
+    ),
+    path(
+        "<slug:slug>/nights/<int:night_id>/timer/start/",
+        nights.night_timer_start,
+        name="night_timer_start",
+    ),
+    path(
+        "<slug:slug>/nights/<int:night_id>/timer/stop/",
+        nights.night_timer_stop,
+        name="night_timer_stop",
     ),
     path("<slug:slug>/games/<int:league_game_id>/void/", games.game_void, name="game_void"),
     path(

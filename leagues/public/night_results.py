@@ -7,7 +7,14 @@ from django.views.decorators.http import require_GET
 
 from leagues import player_stats
 from leagues.models import ClubNight, League
-from leagues.night_results import Move, NightResults, TableResult, night_results
+from leagues.night_results import (
+    best_lines,
+    move_text,
+    night_results,
+    results_addresses,
+    results_sent,
+    table_note,
+)
 from leagues.public.lookups import id_or_404, league_or_404
 from leagues.public.views import scoring_text
 from scorekeeper.documents.cards import PaperError, bad_paper, file_stem, paper_for, pdf_of
@@ -17,41 +24,6 @@ from scorekeeper.documents.pdf.night_results import (
     build_night_results,
 )
 from scorekeeper.engine.formatting import number, signed
-
-
-def move_text(move: Move) -> str:
-    """`up 2`, `down 1`, `same` or `new` (a first game): a player's move in the standings."""
-    if move.before is None:
-        return "new"
-    if move.places > 0:
-        return f"up {number(move.places)}"
-    if move.places < 0:
-        return f"down {number(-move.places)}"
-    return "same"
-
-
-def table_note(table: TableResult) -> str:
-    """`a tie after 4 rounds`, `voided`: what a table's line says besides its totals."""
-    rounds = f"{number(table.rounds)} round{'s' if table.rounds != 1 else ''}"
-    return {
-        "finished": f"after {rounds}",
-        "tie": f"a tie after {rounds}",
-        "voided": "voided",
-        "playing": f"still playing, {rounds} played",
-        "not started": "not started",
-    }[table.state]
-
-
-def best_lines(results: NightResults) -> tuple[str, ...]:
-    """`Highest total: Ann & Bob, 3,250 at table 2.`, and the widest win."""
-    lines = []
-    if results.highest is not None:
-        best = results.highest
-        lines.append(f"Highest total: {best.names}, {number(best.points)} at table {best.table}.")
-    if results.widest is not None and results.widest.points > 0:
-        best = results.widest
-        lines.append(f"Widest win: {best.names}, by {number(best.points)} at table {best.table}.")
-    return tuple(lines)
 
 
 def _night(request: HttpRequest, slug: str, night_id: int) -> tuple[League, bool, ClubNight]:
@@ -82,6 +54,9 @@ def night_results_page(request: HttpRequest, slug: str, night_id: int) -> HttpRe
         "results": results,
         "scoring_text": scoring_text(league),
     }
+    if organiser:
+        context["addresses"] = len(results_addresses(night))
+        context["sent"] = results_sent(night)
     return render(request, "leagues/night_results.html", context)
 
 

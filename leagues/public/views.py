@@ -236,6 +236,8 @@ def night_detail(request: HttpRequest, slug: str, night_id: int) -> HttpResponse
         # Refresh while games run or the night is on; a closed or an old night's page stays
         # still.
         "polling": night.closed_at is None and (view.in_progress or night.date == _today()),
+        # The round timer's controls say whether it is still running or has run out.
+        "timer_out": night.timer_ends_at is not None and night.timer_ends_at <= timezone.now(),
     }
     return render_page(request, "leagues/night_detail.html", context, "results")
 

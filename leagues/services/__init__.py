@@ -16,7 +16,14 @@ from leagues.services.league import (
     organiser_add,
     organiser_remove,
 )
-from leagues.services.members import member_add, player_merge, player_update
+from leagues.services.members import (
+    member_add,
+    member_retire,
+    member_return,
+    player_merge,
+    player_update,
+)
+from leagues.services.night_mail import night_results_send
 from leagues.services.nights import (
     SeatChoice,
     night_arrival,
@@ -36,6 +43,12 @@ from leagues.services.results import (
 from leagues.services.roster import RosterResult, roster_import
 from leagues.services.seasons import season_create, season_for, season_update
 from leagues.services.standings import standings_refresh
+from leagues.services.timer import (
+    TIMER_MINUTES_MESSAGE,
+    clock_text,
+    night_timer_start,
+    night_timer_stop,
+)
 
 __all__ = [
     "PARTICIPATION_FIGURES",
@@ -44,23 +57,30 @@ __all__ = [
     "RESERVED_SLUGS",
     "LeagueError",
     "RosterResult",
+    "TIMER_MINUTES_MESSAGE",
     "SeatChoice",
     "User",
     "side_figures",
+    "clock_text",
     "game_unvoid",
     "game_void",
     "league_create",
     "league_game_refresh",
     "league_update",
     "member_add",
+    "member_retire",
+    "member_return",
     "night_arrival",
     "night_close",
     "night_create",
+    "night_results_send",
     "night_games_start",
     "night_reopen",
     "night_seating_propose",
     "night_seating_set",
     "night_settle",
+    "night_timer_start",
+    "night_timer_stop",
     "organiser_add",
     "organiser_remove",
     "player_merge",

@@ -1,4 +1,6 @@
-"""Writes of a league's members: adding, renaming, linking and merging players."""
+"""Writes of a league's members: adding, renaming, linking, retiring and merging players."""
+
+import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -120,6 +122,62 @@ def player_update(
         after=after,
     )
     return player
+
+
+def _membership_locked(league: League, player: Player) -> Membership:
+    # The player first, as a merge and an edit lock them.
+    player = player_locked(league, player, "player")
+    membership = (
+        Membership.objects.select_for_update()
+        .select_related("player")
+        .filter(league=league, player=player)
+        .first()
+    )
+    if membership is None:
+        raise refusal("player", f"{player.name} is not a member of {league.name}.")
+    return membership
+
+
+@transaction.atomic
+def member_retire(*, league: League, player: Player, on: datetime.date, user: User) -> Membership:
+    """Retire a member: off the tick lists of new nights and late arrivals, kept in the
+    league's games, standings and history. Retiring a retired member changes nothing."""
+    membership = _membership_locked(league, player)
+    if membership.retired_on is not None:
+        return membership
+    membership.retired_on = on
+    full_check(membership)
+    membership.save(update_fields=["retired_on"])
+    name = membership.player.name
+    record_event(
+        league,
+        LeagueEvent.Kind.MEMBER_RETIRED,
+        user,
+        f"{name} retired",
+        after={"player": membership.player_id, "name": name, "retired_on": str(on)},
+    )
+    return membership
+
+
+@transaction.atomic
+def member_return(*, league: League, player: Player, user: User) -> Membership:
+    """Bring a retired member back onto the tick lists. A member who plays is left as is."""
+    membership = _membership_locked(league, player)
+    if membership.retired_on is None:
+        return membership
+    before = {"retired_on": str(membership.retired_on)}
+    membership.retired_on = None
+    membership.save(update_fields=["retired_on"])
+    name = membership.player.name
+    record_event(
+        league,
+        LeagueEvent.Kind.MEMBER_BACK,
+        user,
+        f"{name} is back",
+        before=before,
+        after={"player": membership.player_id, "name": name},
+    )
+    return membership
 
 
 def _username(account: AbstractBaseUser | None) -> str | None:

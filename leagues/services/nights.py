@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 
 from leagues import seating
 from leagues.models import (
@@ -30,16 +31,33 @@ from leagues.services.core import (
 )
 from leagues.services.seasons import day_text, season_for
 from scorekeeper import engine
-from scorekeeper.engine.formatting import number
+from scorekeeper.engine.formatting import listing, number
 from scorekeeper.games import services as games
 from scorekeeper.portable.start_fields import SideSpec
 
 
 def _members(league: League, player_ids: Sequence[int]) -> list[Player]:
-    players = list(Player.objects.filter(memberships__league=league, pk__in=player_ids))
+    players = list(
+        Player.objects.filter(memberships__league=league, pk__in=player_ids).annotate(
+            retired=F("memberships__retired_on")
+        )
+    )
     if len(players) != len(set(player_ids)):
         raise refusal("players", "Every player present must be a member of the league.")
+    retired = sorted(p.name for p in players if p.retired is not None)
+    if retired:
+        raise refusal("players", _retired_text(league, retired))
     return players
+
+
+def _retired_text(league: League, names: Sequence[str]) -> str:
+    """`Ann has retired from Thursday Club: bring them back on the members' page first.`"""
+    who = listing(names)
+    has = "has" if len(names) == 1 else "have"
+    return (
+        f"{who} {has} retired from {league.name}: bring "
+        f"{'them' if len(names) > 1 else 'the member'} back on the members' page first."
+    )
 
 
 @transaction.atomic
@@ -281,8 +299,11 @@ def night_arrival(*, night: ClubNight, player: Player, user: User) -> Attendance
     # player is refused with the merge, not a server error.
     player = player_locked(night.league, player, "player")
     night = _open_night(night, "record a late arrival")
-    if not Membership.objects.filter(league=night.league_id, player=player).exists():
+    membership = Membership.objects.filter(league=night.league_id, player=player).first()
+    if membership is None:
         raise refusal("player", f"{player.name} is not a member of the league.")
+    if membership.retired_on is not None:
+        raise refusal("player", _retired_text(night.league, [player.name]))
     attendance = Attendance(night=night, player=player, arrived_late=True)
     save_unique(
         attendance,

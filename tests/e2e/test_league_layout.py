@@ -217,10 +217,12 @@ def every_league_page_fits(screen: str, riverside, live_server, window, journey)
 
     too_wide, measured = [], 0
     for number, (name, path) in enumerate(pages, start=1):
+        # An action that only takes a POST is not a page; asked first, not opened, because
+        # Chromium shows its empty 405 answer as an error page and logs the refusal.
+        if page.request.get(live_server.url + path).status == 405:
+            continue
         response = page.goto(live_server.url + path)
         assert response is not None, path
-        if response.status == 405:
-            continue  # an action that only takes a POST: not a page
         assert response.status == 200, (path, response.status)
         measured += 1
         page.wait_for_load_state("load")

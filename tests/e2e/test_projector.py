@@ -1,6 +1,7 @@
 """The projector view of a club night on the room's screen: 20 tables and the top of the
-standings at once on a 1920×1080 projector, 50 tables taking turns, the board following the
-tables by itself, and a closed night standing still.
+standings at once on a 1920×1080 projector, 20 tables of 30-letter names too with no word
+broken, 50 tables taking turns, the board following the tables by itself, the clock and the
+round timer the organiser starts on the night's page, and a closed night standing still.
 
 `E2E_DOCS=1` also saves the README's pictures into docs/ (league-projector-<width>.png).
 """
@@ -19,9 +20,12 @@ from leagues import services
 from leagues.demo import round_entry
 from leagues.models import ClubNight, League, LeagueGame
 from leagues.public import projector
+from leagues.public.board_names import short_name
 from scorekeeper import engine
 from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.rounds.services import round_record
+from tests.helpers.browser import sign_in
+from tests.helpers.journeys import assert_fits
 from tests.helpers.leagues import UserFactory, members
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -49,6 +53,35 @@ def names(count: int) -> list[str]:
         f"{FIRST[n % len(FIRST)]} {LAST[(n // len(FIRST) * 7 + n) % len(LAST)]}"
         for n in range(count)
     ]
+
+
+LONG_FIRST = [
+    "Abigail", "Bartholomew", "Cornelius", "Dorothea", "Evangeline", "Frederick", "Gwendolyn",
+    "Hildegard", "Isadora", "Jonathan", "Katharina", "Leopold", "Maximilian", "Nathaniel",
+    "Octavia", "Penelope", "Quentin", "Rosalind", "Wilhelmina", "Theodora",
+]  # fmt: skip
+LONG_PARTS = [
+    "Fairweather", "Montgomery", "Ashworth", "Pemberton", "Blackwood", "Worthington",
+    "Carrington", "Whitmore", "Kensington", "Harrington", "Wellesley", "Thornbury", "Rutherford",
+    "Beauchamp", "Fitzwilliam", "Hargreaves", "Lockhart", "Sinclair", "Waverley", "Cavendish",
+]  # fmt: skip
+
+
+def long_names(count: int) -> list[str]:
+    """`count` different names of exactly 30 characters, a first name and a double-barrelled
+    surname each: "Abigail Fairweather-Montgomery"."""
+    found = []
+    for n in range(count):
+        first = LONG_FIRST[n % len(LONG_FIRST)]
+        surnames = sorted(
+            f"{a}-{b}"
+            for a in LONG_PARTS
+            for b in LONG_PARTS
+            if a != b and len(f"{first} {a}-{b}") == 30
+        )
+        found.append(f"{first} {surnames[n // len(LONG_FIRST) * 7 % len(surnames)]}")
+    assert len(set(found)) == count and {len(name) for name in found} == {30}
+    return found
 
 
 def play(league_game: LeagueGame, rounds: int | None, rng: random.Random) -> None:
@@ -80,10 +113,10 @@ def seated_night(league: League, date: datetime.date, players: list, tables: int
     return night
 
 
-def club(tables: int) -> tuple[League, ClubNight]:
+def club(tables: int, named=names) -> tuple[League, ClubNight]:
     """The Riverside Card Club playing Four Rounds in partnerships: last week's night finished
     (the standings), tonight's `tables` tables mid-evening: a few finished, most playing, one
-    voided."""
+    voided. Its members' names are `named`'s."""
     rng = random.Random(17)
     league = services.league_create(
         name="Riverside Card Club",
@@ -100,7 +133,7 @@ def club(tables: int) -> tuple[League, ClubNight]:
         ends_on=today + datetime.timedelta(days=60),
         user=None,
     )
-    players = list(members(league, *names(4 * tables)).values())
+    players = list(members(league, *named(4 * tables)).values())
     last_week = seated_night(league, today - datetime.timedelta(days=7), players, min(tables, 8))
     for game in last_week.games.select_related("game"):
         play(game, None, rng)
@@ -209,6 +242,7 @@ def test_twenty_tables_and_the_standings_fit_a_1920_projector_and_follow_the_nig
 
 def small_screen(screen, journey, size: dict) -> Page:
     _, night = club(20)
+    services.night_timer_start(night=night, minutes=45, user=None)
     page = screen(size)
     page.goto(journey.url(address(night)))
     expect(page.locator(".card")).to_have_count(20)
@@ -331,3 +365,197 @@ def test_a_closed_night_shows_its_final_results_and_stops_refreshing(db, screen,
     assert asked == []
     page.clock.resume()  # axe-core, in the check, waits on timers of its own
     journey.check(page, "projector-closed")
+
+
+# -- 30-letter names, the clock and the round timer ----------------------------------------------
+
+# Each word of each name on the board (cards and standings) cut where a line may break: at a
+# space, or after a hyphen. A piece whose text boxes sit on two lines was broken mid-word.
+BROKEN_WORDS = """() => [...document.querySelectorAll(".card .name, .top .name")]
+  .flatMap((name) => {
+    const text = name.firstChild;
+    const pieces = [...text.textContent.matchAll(/[^\\s-]+-?/g)];
+    const broken = pieces.filter((piece) => {
+        const range = document.createRange();
+        range.setStart(text, piece.index);
+        range.setEnd(text, piece.index + piece[0].length);
+        const lines = new Set([...range.getClientRects()].filter((box) => box.width > 0)
+            .map((box) => Math.round(box.top)));
+        return lines.size > 1;
+    }).map((piece) => piece[0]);
+    return broken.length ? [`${text.textContent}: ${broken.join(" ")}`] : [];
+})"""
+
+# Each name on the board: its text, the whole name (its title, when shortened) and how many
+# lines it takes.
+NAMES_SHOWN = """() => [...document.querySelectorAll(".card .name, .top .name")].map((name) => {
+    const range = document.createRange();
+    range.selectNodeContents(name);
+    const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.top)));
+    return [name.textContent, name.title || name.textContent, lines.size];
+})"""
+
+
+def assert_board_fits(page: Page, size: dict) -> None:
+    """No scrolling either way, everything on the screen and no word of a name broken."""
+    height, width = page.evaluate(
+        "[document.documentElement.scrollHeight, document.documentElement.scrollWidth]"
+    )
+    assert height <= size["height"] and width <= size["width"], (width, height)
+    assert overflow(page) == [0, 0]
+    assert outside(page) == []
+    assert page.evaluate(BROKEN_WORDS) == []
+
+
+@pytest.mark.parametrize("tables", [12, 16, 20])
+def test_tables_of_thirty_letter_names_fit_a_1920_projector_with_no_word_broken(
+    db, screen, journey, quick, tables
+):
+    _, night = club(tables, long_names)
+    # The round timer running too: the board's header at its fullest.
+    services.night_timer_start(night=night, minutes=90, user=None)
+    page = screen(PROJECTOR)
+
+    page.goto(journey.url(address(night)))
+
+    expect(page.locator(".card")).to_have_count(tables)
+    expect(page.locator(".timer-left")).to_have_text(re.compile(r"^1:[23][0-9]:[0-5][0-9]$"))
+    expect(page.locator(".top tbody tr")).to_have_count(10)
+    assert_board_fits(page, PROJECTOR)
+    # Every name is as board_names shortens it to a card's 25 characters (the standings'
+    # column too): the first name an initial, the double-barrelled surname whole.
+    shown = page.evaluate(NAMES_SHOWN)
+    assert len(shown) == 4 * tables + 10
+    for text, whole, _ in shown:
+        assert len(whole) == 30
+        assert text == short_name(whole, 25) == f"{whole[0]}. {whole.split(' ', 1)[1]}"
+    # On the cards each name has its line: none wraps, even at its hyphen.
+    assert [text for text, _, lines in shown[: 4 * tables] if lines != 1] == []
+    journey.check(page, f"projector-{tables}-long-names")
+
+    # The clock, large, in the top right corner, and the timer beside it as large (measured
+    # in one go: the board is swapped for a fresh one every second here).
+    expect(page.locator(".clock")).to_have_text(re.compile(r"^The time: [0-2][0-9]:[0-5][0-9]$"))
+    clock, timer = page.evaluate(
+        """() => [".clock", ".timer-left"].map((selector) => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            return {left: box.left, right: box.right, top: box.top, height: box.height};
+        })"""
+    )
+    assert clock["top"] < 100 and clock["right"] > PROJECTOR["width"] - 100
+    assert clock["height"] >= 60
+    assert timer["top"] < 100 and timer["height"] >= 60
+    assert timer["right"] < clock["left"]
+
+    # A small projector's 1280×720: the same board, smaller.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    assert_board_fits(page, {"width": 1280, "height": 720})
+
+
+def clock_now() -> str:
+    return f"{timezone.localtime():%H:%M}"
+
+
+def left_seconds(text: str) -> int:
+    minutes, seconds = text.split(":")
+    return int(minutes) * 60 + int(seconds)
+
+
+# How far the right edges of a night card's totals are from one another.
+TOTALS_SPREAD = """() => [...document.querySelectorAll(".night-table")].map((card) => {
+    const rights = [...card.querySelectorAll(".side-total")]
+        .map((total) => total.getBoundingClientRect().right);
+    return Math.max(...rights) - Math.min(...rights);
+})"""
+
+
+def test_the_organiser_starts_a_round_timer_on_the_nights_page_and_the_projector_counts_down(
+    db, screen, journey, quick
+):
+    _, night = club(4, long_names)
+    path = f"/leagues/{night.league.slug}/nights/{night.pk}/"
+    board = screen(PROJECTOR)
+    before = clock_now()
+    board.goto(journey.url(address(night)))
+    # The time now, in the site's zone as the server tells it; no timer yet.
+    clock = board.locator("time[data-clock]")
+    expect(clock).to_have_text(re.compile(r"^[0-2][0-9]:[0-5][0-9]$"))
+    assert clock.inner_text() in {before, clock_now()}
+    expect(board.locator(".round-timer")).to_have_count(0)
+
+    laptop = screen(LAPTOP)
+    sign_in(laptop, journey, "olive", path)
+    # The night's page: each table's totals in one column, the winner's among them.
+    winners = laptop.locator(".night-table .winner .side-total")
+    assert winners.count() > 0
+    assert laptop.evaluate(TOTALS_SPREAD) == [0] * 4
+    assert_fits(laptop)
+    journey.check(laptop, "night-1280")
+
+    # A length out of range is refused beside the field, with what was typed.
+    minutes = laptop.get_by_label("Length, in minutes")
+    minutes.fill("0")
+    laptop.get_by_role("button", name="Start the round timer").click()
+    expect(laptop.get_by_role("alert")).to_have_text(
+        "Type the round timer's length as a whole number of minutes from 1 to 180."
+    )
+    expect(minutes).to_have_value("0")
+    expect(minutes).to_have_attribute("aria-invalid", "true")
+    journey.check(laptop, "night-timer-refused")
+
+    minutes.fill("15")
+    laptop.get_by_role("button", name="Start the round timer").click()
+    expect(laptop).to_have_url(journey.url(path))
+    expect(laptop.locator("main").get_by_role("status")).to_contain_text(
+        "The round timer is running: 15 minutes"
+    )
+    expect(laptop.get_by_role("button", name="Stop the round timer")).to_be_visible()
+    journey.check(laptop, "night-timer-running")
+
+    # The projector's next refresh brings the timer, counted down to the second.
+    left = board.locator(".timer-left")
+    expect(left).to_have_text(re.compile(r"^1[45]:[0-5][0-9]$"), timeout=5_000)
+    night.refresh_from_db()
+    ends = f"{timezone.localtime(night.timer_ends_at):%H:%M}"
+    expect(board.locator(".timer-label")).to_have_text(f"Round timer ends {ends}")
+    first = left_seconds(left.inner_text())
+    board.wait_for_timeout(2_100)
+    assert 1 <= first - left_seconds(left.inner_text()) <= 4
+    assert_board_fits(board, PROJECTOR)
+    journey.check(board, "projector-timer")
+
+    # The timer runs out: the board says Time.
+    night.timer_ends_at = timezone.now() - datetime.timedelta(seconds=1)
+    night.save(update_fields=["timer_ends_at"])
+    expect(left).to_have_text("Time", timeout=5_000)
+    expect(board.locator(".round-timer")).to_have_class("round-timer out")
+    expect(board.locator(".timer-label")).to_contain_text("Round timer ended")
+    journey.check(board, "projector-time")
+
+    # On the organiser's phone, the night's page says so and stops it.
+    phone = screen(PHONE)
+    sign_in(phone, journey, "olive", path)
+    expect(phone.locator(".timer-state")).to_contain_text("Ran out at")
+    assert phone.evaluate(TOTALS_SPREAD) == [0] * 4
+    assert_fits(phone)
+    journey.check(phone, "night-360")
+    phone.get_by_role("button", name="Stop the round timer").click()
+    expect(phone.locator("main").get_by_role("status")).to_have_text(
+        "The round timer is stopped; the projector no longer shows it."
+    )
+    expect(board.locator(".round-timer")).to_have_count(0, timeout=5_000)
+
+
+def test_without_javascript_the_projector_shows_when_the_timer_ends(db, screen, journey, quick):
+    _, night = club(3)  # table 2 still playing: the night is open
+    services.night_timer_start(night=night, minutes=20, user=None)
+    night.refresh_from_db()
+    page = screen(PROJECTOR, javascript=False)
+
+    page.goto(journey.url(address(night)))
+
+    ends = f"{timezone.localtime(night.timer_ends_at):%H:%M}"
+    expect(page.locator(".timer-label")).to_have_text(f"Round timer ends {ends}")
+    expect(page.locator(".timer-left")).to_have_text(re.compile(r"^(19|20) min$"))
+    expect(page.locator("time[data-clock]")).to_have_text(re.compile(r"^[0-2][0-9]:[0-5][0-9]$"))
+    journey.check(page, "projector-timer-no-js", axe=False)

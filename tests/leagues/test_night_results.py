@@ -5,8 +5,7 @@ visibility."""
 import pytest
 
 from leagues import services
-from leagues.night_results import Best, Move, night_results
-from leagues.public.night_results import move_text
+from leagues.night_results import Best, Move, move_text, night_results
 from tests.helpers.leagues import OCT, league_with, members, play, table_game
 from tests.helpers.pages import text
 from tests.helpers.pdfs import download, pdf_words

@@ -2,6 +2,7 @@
 game and a game corrected after it finished."""
 
 import datetime
+import re
 
 import pytest
 
@@ -212,3 +213,21 @@ def test_head_to_head_matrix_reads_row_against_column(league, season):
     # Partners only, never opponents.
     assert cell("Eve", "Cy") is None
     assert cell("Ann", "Ann") is None
+
+
+def test_a_total_points_table_is_marked_for_its_wider_figures(client, league, season):
+    """The standings table of a league ranked on total points carries `total-points` (the
+    phone's layout gives the names less room beside seven-digit league points)."""
+    slug, season_id = league.slug, league.seasons.get().pk
+    pages = [f"/leagues/{slug}/standings/", f"/leagues/{slug}/seasons/{season_id}/standings/"]
+
+    def tables() -> list[str]:
+        found = []
+        for url in pages:
+            html = client.get(url).content.decode()
+            found += re.findall(r'<table class="scoreboard standings[^"]*">', html)
+        return found
+
+    assert tables() == ['<table class="scoreboard standings">'] * 2
+    services.league_update(league=league, user=None, scoring=League.Scoring.TOTAL)
+    assert tables() == ['<table class="scoreboard standings total-points">'] * 2

@@ -155,9 +155,9 @@ def test_a_club_night_from_the_form_to_three_tables(as_organiser, league, eight)
     seating_url = f"/leagues/thursday/nights/{night.pk}/seating/"
     assert response["Location"] == seating_url
 
-    # Propose: two tables of two pairs.
+    # Propose: two tables of two pairs, every table just changed (so shown open).
     response = as_organiser.post(seating_url, {"action": "propose"})
-    assert response["Location"] == seating_url
+    assert response["Location"] == f"{seating_url}?changed=all"
     seats = seats_of(night)
     assert sorted({table for table, _ in seats.values()}) == [1, 2]
     assert all(side in (0, 1) for _, side in seats.values())
@@ -172,7 +172,7 @@ def test_a_club_night_from_the_form_to_three_tables(as_organiser, league, eight)
     typed = {p[name]: (t, s + 1) for name, (t, s) in seats.items()}
     typed[p[a]], typed[p[b]] = typed[p[b]], typed[p[a]]
     response = as_organiser.post(seating_url, seating_form(night, typed))
-    assert response["Location"] == seating_url
+    assert response["Location"] == f"{seating_url}?changed=1,2"
     swapped = seats_of(night)
     assert swapped[a] == seats[b] and swapped[b] == seats[a]
 
@@ -211,7 +211,7 @@ def test_a_club_night_from_the_form_to_three_tables(as_organiser, league, eight)
     # Seat the four at table 3 and start it.
     late = {more["Ida"]: (3, 1), more["Jo"]: (3, 1), more["Kim"]: (3, 2), lou: (3, 2)}
     response = as_organiser.post(seating_url, seating_form(night, late))
-    assert response["Location"] == seating_url
+    assert response["Location"] == f"{seating_url}?changed=3"
     assert as_organiser.get(f"/leagues/thursday/nights/{night.pk}/start/").status_code == 200
     as_organiser.post(f"/leagues/thursday/nights/{night.pk}/start/")
     third = LeagueGame.objects.get(night=night, table=3)
@@ -220,6 +220,80 @@ def test_a_club_night_from_the_form_to_three_tables(as_organiser, league, eight)
         ["Kim", "Lou"],
     ]
     assert seats_of(night) == {**swapped, "Ida": (3, 0), "Jo": (3, 0), "Kim": (3, 1), "Lou": (3, 1)}
+
+
+def seat_fold(html: str, table: int) -> str:
+    """The opening tag of a table's fold on the seating page."""
+    return re.search(
+        rf'<fieldset class="seat-table" id="table-{table}">\s*<legend[^>]*>Table {table}</legend>'
+        r"\s*(<details[^>]*>)",
+        html,
+    ).group(1)
+
+
+def test_the_seating_page_puts_its_actions_and_the_late_arrivals_before_folded_tables(
+    as_organiser, league, eight, night
+):
+    services.night_seating_propose(night=night, user=None)
+    (zed,) = members(league, "Zed").values()
+    services.night_arrival(night=night, player=zed, user=None)
+
+    html = as_organiser.get(f"/leagues/thursday/nights/{night.pk}/seating/").content.decode()
+
+    first_table = html.index('<fieldset class="seat-table" id="table-1">')
+    for before in (
+        "<strong>Waiting for a seat:</strong> Zed",
+        'value="propose">Propose a seating</button>',
+        ">Start the games</button>",
+        '<fieldset class="seat-table" id="sitting-out">',
+        f'name="seat-{zed.pk}-table"',
+    ):
+        assert html.index(before) < first_table, before
+    # Each table folded to its players, its fields still in the form (a save keeps them).
+    for table in (1, 2):
+        assert seat_fold(html, table) == '<details class="seat-fold">'
+        assert re.search(
+            rf'<summary><span class="seat-fold-title">Table {table}</span> <span class="hint">'
+            r"Side 1: \w+ &amp; \w+ · Side 2: \w+ &amp; \w+</span></summary>",
+            html,
+        )
+    assert html.count('name="seat-') == 2 * 9
+    assert html.index('value="save">Save the seating</button>', first_table) > first_table
+
+
+def test_the_tables_just_changed_or_refused_are_shown_open(as_organiser, league, eight, night):
+    p = eight
+    services.night_seating_propose(night=night, user=None)
+    url = f"/leagues/thursday/nights/{night.pk}/seating/"
+
+    def opened(html: str) -> list[int]:
+        return [t for t in (1, 2) if seat_fold(html, t) == '<details class="seat-fold" open>']
+
+    assert opened(as_organiser.get(url).content.decode()) == []
+    assert opened(as_organiser.get(f"{url}?changed=2").content.decode()) == [2]
+    assert opened(as_organiser.get(f"{url}?changed=all").content.decode()) == [1, 2]
+    # An address typed by hand that names no table shows them folded.
+    for junk in ("x", "1;2", ",,", "123", "-1"):
+        response = as_organiser.get(url, {"changed": junk})
+        assert response.status_code == 200
+        assert opened(response.content.decode()) == []
+
+    # A player who moves to another side changes their table alone.
+    seats = seats_of(night)
+    typed = {p[name]: (t, s + 1) for name, (t, s) in seats.items()}
+    mover = next(name for name, (t, _) in seats.items() if t == 2)
+    typed[p[mover]] = (2, 2 - seats[mover][1])
+    response = as_organiser.post(url, seating_form(night, typed))
+    assert response["Location"] == f"{url}?changed=2"
+
+    # A table refused (one side) comes back open beside its error; the other stays folded.
+    seats = seats_of(night)
+    typed = {p[name]: (t, 1 if t == 1 else s + 1) for name, (t, s) in seats.items()}
+    response = as_organiser.post(url, seating_form(night, typed))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Table 1 has 1 side" in table_fieldset(html, 1)
+    assert opened(html) == [1]
 
 
 def test_propose_after_tables_started_seats_only_the_others(as_organiser, league, eight, night):
