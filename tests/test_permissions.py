@@ -80,6 +80,17 @@ def organiser_page(row: str, path: str, methods=("GET", "POST")):
         yield row, "user", method, path, True, NOT_FOUND
 
 
+def organiser_action(row: str, path: str, then: str):
+    """A change by POST alone, for organisers: made, it goes back to a page matching `then`."""
+    for private in (False, True):
+        yield row, "organiser", "POST", path, private, moved(then)
+        yield row, "anyone", "POST", path, private, LOGIN
+    for who in ("user", "member"):
+        yield row, who, "POST", path, False, organisers_only("Thursday Club")
+    yield row, "member", "POST", path, True, organisers_only("Hidden Club")
+    yield row, "user", "POST", path, True, NOT_FOUND
+
+
 def scorer_action(row: str, path: str, *, allowed=OK, get_refusal=CHANGE, methods=("GET", "POST")):
     """The game's scorers only; anyone else 403 (a plain game: league roles give nothing)."""
     for who in ("scorer", "linked", "owner"):
@@ -121,12 +132,23 @@ CASES = [
     *organiser_page("night-arrival", "{l}/nights/{night}/arrivals/"),
     *organiser_page("night-close", "{l}/nights/{night}/close/"),
     *organiser_page("night-reopen", "{l}/nights/{night}/reopen/"),
+    *league_view("night-results", "{l}/nights/{night}/results/", "{l}/nights/{night}/results.pdf"),
+    *organiser_action(
+        "night-results-mail",
+        "{l}/nights/{night}/results/send/",
+        r"/leagues/[\w-]+/nights/\d+/results/",
+    ),
+    *organiser_action(
+        "night-timer", "{l}/nights/{night}/timer/stop/", r"/leagues/[\w-]+/nights/\d+/"
+    ),
     # Player
     *league_view("player-view", "{l}/players/{player}/"),
     *organiser_page("player-add", "{l}/members/"),
     *organiser_page("player-edit", "{l}/members/{player}/edit/"),
     *organiser_page("player-merge", "{l}/members/merge/"),
     *organiser_page("player-import", "{l}/members/import/"),
+    *organiser_action("player-retire", "{l}/members/{player}/retire/", r"/leagues/[\w-]+/members/"),
+    *organiser_action("player-retire", "{l}/members/{player}/back/", r"/leagues/[\w-]+/members/"),
     # Game
     *(("game-create", who, "GET", "/games/new/baskets/", False, OK) for who in EVERYONE),
     *(
