@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from leagues import player_stats, selectors
 from leagues.models import ClubNight, League, LeagueEvent, Membership
-from scorekeeper.engine.formatting import number
+from scorekeeper.engine.formatting import number, signed
 
 # A counted participation as the movement reads it.
 _FIELDS = ("player_id", "player__name", "outcome", "points_for", "points_against")
@@ -69,24 +69,13 @@ class NightResults:
         return sum(t.state in ("finished", "tie") for t in self.tables)
 
 
-def _state(table: player_stats.NightTable) -> str:
-    game = table.league_game
-    if game is None:
-        return "not started"
-    if game.voided:
-        return "voided"
-    if not game.game.finished:
-        return "playing"
-    return "tie" if game.game.tie else "finished"
-
-
 def _tables(night: ClubNight) -> list[TableResult]:
     tables = []
     for table in player_stats.night_view(night).tables:
         sides = tuple(
             SideResult(" & ".join(side.players), side.total, side.won) for side in table.sides
         )
-        tables.append(TableResult(table.number, sides, _state(table), table.rounds))
+        tables.append(TableResult(table.number, sides, table.state, table.rounds))
     return tables
 
 
@@ -240,3 +229,13 @@ def results_sent(night: ClubNight) -> LeagueEvent | None:
         .order_by("-at")
         .first()
     )
+
+
+def in_words(results: NightResults) -> dict:
+    """What the results page and the results mail show: each table with its note, the night's
+    best, and each move with its words and the league points gained (`+2`)."""
+    return {
+        "tables": [(table, table_note(table)) for table in results.tables],
+        "best": best_lines(results),
+        "moves": [(move, move_text(move), signed(move.gained)) for move in results.moves],
+    }

@@ -368,6 +368,19 @@ class NightTable:
         lg = self.league_game
         return lg is not None and not lg.game.finished and not lg.voided
 
+    @property
+    def state(self) -> str:
+        """`not started`, `voided`, `playing`, `finished` or `tie`: what the night's pages and
+        the projector say of the table."""
+        lg = self.league_game
+        if lg is None:
+            return "not started"
+        if lg.voided:
+            return "voided"
+        if not lg.game.finished:
+            return "playing"
+        return "tie" if lg.game.tie else "finished"
+
 
 @dataclass(frozen=True)
 class NightView:

@@ -10,10 +10,10 @@ from django.views.decorators.http import require_POST
 
 from leagues import services
 from leagues.models import League
-from leagues.night_results import best_lines, move_text, night_results, table_note
+from leagues.night_results import in_words, night_results
 from leagues.organiser.common import day_text, night_or_404, organisers_only
 from leagues.services import LeagueError
-from scorekeeper.engine.formatting import number, signed
+from scorekeeper.engine.formatting import number
 
 
 def results_mail(request: HttpRequest, league: League, night) -> tuple[str, str]:
@@ -23,9 +23,7 @@ def results_mail(request: HttpRequest, league: League, night) -> tuple[str, str]
         "league": league,
         "night": night,
         "day": day_text(night.date),
-        "tables": [(table, table_note(table)) for table in results.tables],
-        "best": best_lines(results),
-        "moves": [(move, move_text(move), signed(move.gained)) for move in results.moves],
+        **in_words(results),
         "link": request.build_absolute_uri(
             reverse("leagues:night_results", args=[league.slug, night.pk])
         ),

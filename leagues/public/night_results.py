@@ -9,6 +9,7 @@ from leagues import player_stats
 from leagues.models import ClubNight, League
 from leagues.night_results import (
     best_lines,
+    in_words,
     move_text,
     night_results,
     results_addresses,
@@ -48,9 +49,7 @@ def night_results_page(request: HttpRequest, slug: str, night_id: int) -> HttpRe
         "is_organiser": organiser,
         "night": night,
         "title": _title(night),
-        "tables": [(table, table_note(table)) for table in results.tables],
-        "best": best_lines(results),
-        "moves": [(move, move_text(move), signed(move.gained)) for move in results.moves],
+        **in_words(results),
         "results": results,
         "scoring_text": scoring_text(league),
     }

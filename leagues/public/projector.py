@@ -74,17 +74,6 @@ class ProjectorTable:
         return "winner" if self.state == "finished" else "leading"
 
 
-def _state(table: NightTable) -> str:
-    game = table.league_game
-    if game is None:
-        return "not started"
-    if game.voided:
-        return "voided"
-    if game.game.finished:
-        return "tie" if game.game.tie else "finished"
-    return "playing"
-
-
 def _marked(table: NightTable, state: str) -> int | None:
     # The winner once finished; while playing, the side strictly ahead after a round or more.
     # A voided game counts for nobody, so nobody is marked there.
@@ -105,7 +94,7 @@ def projector_tables(view: NightView, names: dict[str, str] | None = None) -> li
     names = names or {}
     shown = []
     for table in view.tables:
-        state = _state(table)
+        state = table.state
         marked = _marked(table, state)
         shown.append(
             ProjectorTable(
