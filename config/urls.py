@@ -29,6 +29,16 @@ urlpatterns = [
     path("g/<str:public_id>/rounds/new/", rounds.round_new, name="round_new"),
     path("g/<str:public_id>/rounds/<int:number>/", rounds.round_detail, name="round_detail"),
     path("g/<str:public_id>/rounds/<int:number>/edit/", rounds.round_edit, name="round_edit"),
+    path(
+        "g/<str:public_id>/rounds/<int:number>/confirm/",
+        rounds.round_confirm,
+        name="round_confirm",
+    ),
+    path(
+        "g/<str:public_id>/rounds/<int:number>/dispute/",
+        rounds.round_dispute,
+        name="round_dispute",
+    ),
     path("g/<str:public_id>/rounds/delete-last/", rounds.round_delete, name="round_delete"),
     path("g/<str:public_id>/rounds/undo/", rounds.round_undo, name="round_undo"),
     path(
@@ -43,6 +53,7 @@ urlpatterns = [
     # root so that its scope is the whole site).
     path("g/<str:public_id>/offline.json", offline.game_offline, name="game_offline"),
     path("g/<str:public_id>/offline/rounds/", offline.round_send, name="offline_round_send"),
+    path("g/<str:public_id>/offline/confirm/", offline.confirm_send, name="offline_confirm_send"),
     path("offline/games/", offline.game_create, name="offline_game_create"),
     path("offline/engine-<str:digest>.zip", offline.offline_engine, name="offline_engine"),
     path("sw.js", offline.service_worker, name="service_worker"),

@@ -32,7 +32,11 @@ from scorekeeper import engine
 from scorekeeper.games import services as games
 from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.games.scoring import preview_round
+from scorekeeper.rounds.confirmation import round_confirm
 from scorekeeper.rounds.services import round_record, round_update
+
+# The demo tables' phones: one saves each round, the other side's confirms it.
+SCORING_PHONE, OTHER_PHONE = "demo-scoring-phone", "demo-other-phone"
 
 SEED = 2026
 ORGANISER = "organiser"
@@ -152,7 +156,10 @@ class _Builder:
         planned = random_game(rules, sides, rng=self.cards_rng, max_rounds=30)
         for number, round_ in enumerate(planned, start=1):
             ended_by, entry = round_entry(round_)
-            round_record(game=game, number=number, ended_by=ended_by, entry=entry)
+            round_record(
+                game=game, number=number, ended_by=ended_by, entry=entry, phone=SCORING_PHONE
+            )
+            self.confirm(game, number)
         self.summary.rounds += len(planned)
         self.summary.games += 1
         game.refresh_from_db(fields=["finished"])
@@ -160,6 +167,12 @@ class _Builder:
             # A target game that ran past closing time: stopped by hand, highest total wins.
             games.game_end(game=game, user=self.user)
         self.summary.finished += 1
+
+    def confirm(self, game, number: int) -> None:
+        """The other side's word on a round, from their own phone, as a club night asks."""
+        game.refresh_from_db(fields=["confirm_rounds"])
+        if game.confirm_rounds:
+            round_confirm(game=game, number=number, version=None, phone=OTHER_PHONE)
 
     def night(
         self, league: League, date: datetime.date, players: Sequence[Player], present: int
@@ -199,6 +212,8 @@ class _Builder:
                     entry=entry,
                     user=self.user,
                 )
+                # A correction waits for the other side's word again.
+                self.confirm(game, target.number)
                 self.summary.corrected += 1
                 return
         raise RuntimeError("No valid correction found for the demo game.")  # pragma: no cover

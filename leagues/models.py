@@ -75,6 +75,9 @@ class League(models.Model):
     win_points = models.SmallIntegerField(default=2)
     tie_points = models.SmallIntegerField(default=1)
     loss_points = models.SmallIntegerField(default=0)
+    # Whether each round of a club night's table waits for another side (or an organiser) to
+    # confirm it before the game counts: on unless the league turns it off.
+    confirm_rounds = models.BooleanField(default=True)
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -438,6 +441,9 @@ class LeagueEvent(models.Model):
         MEMBER_RETIRED = "member_retired", "Member retired"
         MEMBER_BACK = "member_back", "Member back"
         RESULTS_SENT = "results_sent", "Night's results sent"
+        ROUNDS_CONFIRMED = "rounds_confirmed", "Rounds confirmed by the organiser"
+        POINTS_ADJUSTED = "points_adjusted", "League points adjusted"
+        ADJUSTMENT_REMOVED = "adjustment_removed", "Adjustment removed"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -455,3 +461,57 @@ class LeagueEvent(models.Model):
 
     def __str__(self) -> str:
         return self.summary
+
+
+# A penalty or bonus is a whole number of league points from −1,000 to 1,000, never 0.
+ADJUSTMENT_POINTS = (-1000, 1000)
+
+
+class PointsAdjustment(models.Model):
+    """A penalty or bonus of league points the organiser gives a player in a season, with the
+    reason: added to the player's league points of the season and of all time
+    (`selectors.league_points`), shown under the standings and recorded in the audit."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="adjustments")
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="adjustments")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="adjustments")
+    points = models.SmallIntegerField(
+        validators=[
+            MinValueValidator(ADJUSTMENT_POINTS[0]),
+            MaxValueValidator(ADJUSTMENT_POINTS[1]),
+        ]
+    )
+    reason = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    who = models.CharField(max_length=150)
+    # The key the adjustments page gave its form: the same form sent twice saves once. NULL,
+    # not "", for an adjustment made without the form: the unique constraint leaves NULLs out.
+    form_key = models.CharField(max_length=36, null=True, blank=True)  # noqa: DJ001
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(points=0), name="adjustment_points_not_zero"),
+            models.CheckConstraint(
+                condition=Q(points__gte=ADJUSTMENT_POINTS[0], points__lte=ADJUSTMENT_POINTS[1]),
+                name="adjustment_points_in_range",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="adjustment_has_reason"),
+            models.UniqueConstraint(
+                fields=["league", "form_key"], name="adjustment_unique_form_key"
+            ),
+        ]
+        indexes = [
+            # A player's adjustments of a season or of all time, summed beside each standing row.
+            models.Index(fields=["league", "player", "season"], name="adjustment_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.points:+d} for {self.player} in {self.season}: {self.reason}"

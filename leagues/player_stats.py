@@ -26,7 +26,7 @@ from leagues.models import (
 from leagues.selectors import Meeting, win_percentage
 from scorekeeper import engine
 from scorekeeper.engine.formatting import rule_set_name
-from scorekeeper.models import Side
+from scorekeeper.models import Round, Side
 
 # The games a page of the player's results shows, newest first; older ones are a link away.
 HISTORY_LIMIT = 10
@@ -363,6 +363,28 @@ class NightTable:
         return self.league_game.rounds_played if self.league_game else 0
 
     @property
+    def to_confirm(self) -> int:
+        """How many of its rounds wait for another side's word."""
+        lg = self.league_game
+        return getattr(lg, "rounds_waiting", 0) if lg and not lg.voided else 0
+
+    @property
+    def disputed(self) -> int:
+        """How many of its rounds another side has disputed."""
+        lg = self.league_game
+        return getattr(lg, "rounds_disputed", 0) if lg and not lg.voided else 0
+
+    @property
+    def confirming(self) -> str:
+        """What the night's pages say of its rounds not confirmed yet, or ""."""
+        parts = []
+        if self.disputed:
+            parts.append(f"{self.disputed} round{'s' if self.disputed > 1 else ''} disputed")
+        if self.to_confirm:
+            parts.append(f"{self.to_confirm} to confirm")
+        return ", ".join(parts)
+
+    @property
     def playing(self) -> bool:
         """Its game has started and is neither finished nor voided."""
         lg = self.league_game
@@ -401,9 +423,13 @@ class NightView:
 
     @property
     def unfinished(self) -> list[NightTable]:
-        """The tables that keep the night from closing: playing, or seated and not started
-        (as `services.night_close` finds them)."""
-        return [t for t in self.tables if t.league_game is None or t.playing]
+        """The tables that keep the night from closing: playing, seated and not started, or
+        over with rounds not yet confirmed (as `services.night_close` finds them)."""
+        return [
+            t
+            for t in self.tables
+            if t.league_game is None or t.playing or (t.to_confirm or t.disputed)
+        ]
 
 
 def night_view(night: ClubNight) -> NightView:
@@ -413,7 +439,15 @@ def night_view(night: ClubNight) -> NightView:
         lg.table: lg
         for lg in LeagueGame.objects.filter(night=night)
         .select_related("game")
-        .annotate(rounds_played=Count("game__rounds"))
+        .annotate(
+            rounds_played=Count("game__rounds"),
+            rounds_waiting=Count(
+                "game__rounds", filter=Q(game__rounds__confirmation=Round.Confirmation.WAITING)
+            ),
+            rounds_disputed=Count(
+                "game__rounds", filter=Q(game__rounds__confirmation=Round.Confirmation.DISPUTED)
+            ),
+        )
         .prefetch_related(Prefetch("game__sides", queryset=Side.objects.order_by("position")))
     }
     seats: dict[int, dict[int, list[tuple[int, str]]]] = {}

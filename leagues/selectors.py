@@ -19,14 +19,17 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
     Sum,
 )
+from django.db.models.functions import Coalesce
 
 from leagues.models import (
     League,
     LeagueEvent,
     Membership,
     Participation,
+    PointsAdjustment,
     Season,
     Standing,
     rating_of,
@@ -74,6 +77,9 @@ class StandingRow:
     league_points: int
     rating: float | None
     last_five: str
+    # The organiser's penalties and bonuses of the scope together (`PointsAdjustment`), already
+    # in `league_points`.
+    adjustment: int = 0
     # The standing rank (1 is top) whatever the table is sorted on; `shared` when the
     # tie-breaks cannot separate this player from another.
     place: int = 0
@@ -103,11 +109,40 @@ def counted_participations(league: League, season: Season | None = None) -> Quer
     return rows.filter(season=season) if season is not None else rows
 
 
-def league_points(league: League, wins: int, ties: int, losses: int, points_for: int) -> int:
-    """A record's league points under the league's scoring."""
+def league_points(
+    league: League, wins: int, ties: int, losses: int, points_for: int, adjustment: int = 0
+) -> int:
+    """A record's league points under the league's scoring, with the organiser's adjustments
+    of its scope (a penalty below 0) added: the one place league points are worked out."""
     if league.scoring == League.Scoring.TOTAL:
-        return points_for
-    return wins * league.win_points + ties * league.tie_points + losses * league.loss_points
+        return points_for + adjustment
+    earned = wins * league.win_points + ties * league.tie_points + losses * league.loss_points
+    return earned + adjustment
+
+
+def adjusted_points(season: Season | None = None) -> Coalesce:
+    """Beside a `Standing` row: the sum of its player's adjustments in its league, of its
+    season (of every season for all time), 0 without any; an indexed subquery a row."""
+    found = PointsAdjustment.objects.filter(league=OuterRef("league"), player=OuterRef("player"))
+    if season is not None:
+        found = found.filter(season=OuterRef("season"))
+    total = found.order_by().values("player").annotate(total=Sum("points")).values("total")
+    return Coalesce(Subquery(total), 0)
+
+
+def adjustment_get(league: League, season: Season, adjustment_id: int) -> PointsAdjustment | None:
+    """The season's adjustment of this id, or None (removed already, or another's)."""
+    found = PointsAdjustment.objects.filter(pk=adjustment_id, league=league, season=season)
+    return found.select_related("player").first()
+
+
+def adjustments(league: League, season: Season | None = None) -> list[PointsAdjustment]:
+    """The league's adjustments of a season (every season for all time), oldest first, with
+    their player and season: one query."""
+    found = PointsAdjustment.objects.filter(league=league).select_related("player", "season")
+    if season is not None:
+        found = found.filter(season=season)
+    return list(found.order_by("created_at", "id"))
 
 
 def standings(
@@ -119,11 +154,11 @@ def standings(
     brief: bool = False,
 ) -> list[StandingRow]:
     """The standings of a season (or all time when `season` is None), sorted on a column and
-    then by the tie-break order, from the kept rows (`Standing`, one a player): one query
-    whatever the number of games. The rating is the current one all time,
-    and the one after the player's last rated game of a season. `brief` leaves the ratings and
-    the last five out (None and ""), in one query: the tie-breaks need neither, so the order is
-    the same."""
+    then by the tie-break order, from the kept rows (`Standing`, one a player) with each
+    player's adjustments summed beside them: one query whatever the number of games. The
+    rating is the current one all time, and the one after the player's last rated game of a
+    season. `brief` leaves the ratings and the last five out (None and ""), in one query: the
+    tie-breaks need neither, so the order is the same."""
     kept = Standing.objects.filter(league=league).order_by()
     if season is not None:
         # The rating after the season's last rated game, through the row's link to it.
@@ -142,6 +177,7 @@ def standings(
             .annotate(member=member)
             .annotate(mu=F("member__mu"), sigma=F("member__sigma"))
         )
+    kept = kept.annotate(adjusted=adjusted_points(season))
     found = kept.values_list(
         "player_id",
         "player__name",
@@ -154,10 +190,11 @@ def standings(
         "last_five",
         "mu",
         "sigma",
+        "adjusted",
     )
     table = []
     for player_id, name, games, wins, ties, losses, points_for, points_against, *rest in found:
-        last_five, mu, sigma = rest
+        last_five, mu, sigma, adjusted = rest
         rating = rating_of(mu, sigma) if mu is not None and sigma is not None else None
         if brief:
             rating, last_five = None, ""
@@ -171,9 +208,10 @@ def standings(
                 losses=losses,
                 points_for=points_for,
                 points_against=points_against,
-                league_points=league_points(league, wins, ties, losses, points_for),
+                league_points=league_points(league, wins, ties, losses, points_for, adjusted),
                 rating=rating,
                 last_five=last_five,
+                adjustment=adjusted,
             )
         )
     return sort_standings(ranked(table), sort, descending)

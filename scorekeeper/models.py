@@ -47,6 +47,9 @@ class Game(models.Model):
         "Side", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     tie = models.BooleanField(default=False)
+    # A league game whose rounds wait for another side's word (or the organiser's) before the
+    # league counts the game: set when a league starts it, by the league's choice.
+    confirm_rounds = models.BooleanField(default=False)
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
@@ -100,6 +103,12 @@ class Round(models.Model):
         GOING_OUT = "going_out", "Somebody went out"
         STOCK_EXHAUSTED = "stock_exhausted", "The stock ran out"
 
+    class Confirmation(models.TextChoices):
+        NONE = "", "Not asked"
+        WAITING = "waiting", "Waiting for the other side"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     ended_by = models.CharField(max_length=20, choices=EndedBy.choices, default=EndedBy.GOING_OUT)
@@ -109,6 +118,17 @@ class Round(models.Model):
     # again, after an answer lost on the way, never stores it twice. NULL, not "", for a round
     # typed online: the unique constraint leaves NULLs out.
     client_key = models.CharField(max_length=36, null=True, blank=True)  # noqa: DJ001
+    # The phone that saved the round as it stands (`access.phone_id`): another phone's word on
+    # it is the other side's, while the saving phone must be handed over ("Them: confirm").
+    entered_phone = models.CharField(max_length=32, blank=True, default="")
+    # In a game that confirms its rounds: whether the other side has agreed to the round as it
+    # stands. Every save of the round sets it back to waiting.
+    confirmation = models.CharField(
+        max_length=10, choices=Confirmation.choices, blank=True, default=Confirmation.NONE
+    )
+    checked_by = models.CharField(max_length=150, blank=True, default="")
+    checked_at = models.DateTimeField(null=True, blank=True)
+    dispute_reason = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -125,6 +145,15 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(number__gte=1, number__lte=engine.ROUND_MAX),
                 name="round_number_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(confirmation__in=["", "waiting", "confirmed", "disputed"]),
+                name="round_confirmation_known",
+            ),
+            # A dispute always says why.
+            models.CheckConstraint(
+                condition=~Q(confirmation="disputed") | ~Q(dispute_reason=""),
+                name="round_dispute_has_reason",
             ),
         ]
 
@@ -169,6 +198,8 @@ class GameEvent(models.Model):
         REOPENED = "reopened", "Game reopened"
         CLAIMED = "claimed", "Game claimed"
         ROUND_RESTORED = "round_restored", "Round restored"
+        ROUND_CONFIRMED = "round_confirmed", "Round confirmed"
+        ROUND_DISPUTED = "round_disputed", "Round disputed"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)

@@ -15,6 +15,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
+from leagues import services as league_services
 from leagues.models import League, LeagueGame
 from scorekeeper import engine
 from scorekeeper.accounts.services import signup_token
@@ -182,6 +183,7 @@ def test_every_league_page_shows_the_names_as_text(as_organiser, hostile_league)
         f"/leagues/{slug}/nights/{night.pk}/seating/",
         f"/leagues/{slug}/games/{league_game.pk}/void/",
         f"/leagues/{slug}/audit/",
+        f"/leagues/{slug}/seasons/{season.pk}/adjustments/",
     ]
     anonymous = Client()
     for url in public:
@@ -311,6 +313,9 @@ def csrf_world(organiser):
     deleted = game.events.get(kind=GameEvent.Kind.ROUND_DELETED)
     season = league.seasons.get()
     ann = league_game.participations.get(player__name="Ann").player
+    adjustment = league_services.adjustment_add(
+        league=league, season=season, player=ann, points=-2, reason="Late", user=organiser
+    )
     g, e = game.public_id, ended.public_id
     s = league.slug
     rules = engine.RULESETS["baskets"]
@@ -320,6 +325,8 @@ def csrf_world(organiser):
         "round_edit": (f"/g/{g}/rounds/1/edit/", {**round_form(rules), "confirm": "1"}),
         "round_delete": (f"/g/{g}/rounds/delete-last/", {}),
         "round_undo": (f"/g/{g}/rounds/undo/", {"round_number": "1"}),
+        "round_confirm": (f"/g/{g}/rounds/1/confirm/", {}),
+        "round_dispute": (f"/g/{g}/rounds/1/dispute/", {"reason": "Two red threes, not one"}),
         "game_end": (f"/g/{g}/end/", {}),
         "game_reopen": (f"/g/{e}/reopen/", {}),
         "game_rematch": (f"/g/{g}/rematch/", {}),
@@ -328,6 +335,7 @@ def csrf_world(organiser):
         "display": ("/display/", {"text": "large"}),
         # JSON from offline.js; the CSRF token comes in the X-CSRFToken header.
         "offline_round_send": (f"/g/{g}/offline/rounds/", {}),
+        "offline_confirm_send": (f"/g/{g}/offline/confirm/", {}),
         "offline_game_create": ("/offline/games/", {}),
         "signup": ("/accounts/signup/", {"username": "newbie", "email": "newbie@example.org"}),
         "leagues:league_new": (
@@ -389,6 +397,15 @@ def csrf_world(organiser):
         "leagues:night_reopen": (f"/leagues/{s}/nights/{night.pk}/reopen/", {"then": "night"}),
         "leagues:game_void": (f"/leagues/{s}/games/{league_game.pk}/void/", {"reason": "Misdeal"}),
         "leagues:game_unvoid": (f"/leagues/{s}/games/{league_game.pk}/unvoid/", {"reason": "Back"}),
+        "leagues:game_confirm": (f"/leagues/{s}/games/{league_game.pk}/confirm/", {}),
+        "leagues:season_adjustments": (
+            f"/leagues/{s}/seasons/{season.pk}/adjustments/",
+            {"player": str(ann.pk), "points": "-5", "reason": "Late"},
+        ),
+        "leagues:adjustment_remove": (
+            f"/leagues/{s}/seasons/{season.pk}/adjustments/{adjustment.pk}/remove/",
+            {},
+        ),
     }
     with contextlib.suppress(NoReverseMatch):  # restoring a round is newer than this test
         posts["round_restore"] = (reverse("round_restore", args=[g, deleted.pk]), {})

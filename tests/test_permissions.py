@@ -124,6 +124,13 @@ CASES = [
     ),
     *organiser_page("season-create", "{l}/seasons/new/"),
     *organiser_page("season-edit", "{l}/seasons/{season}/edit/"),
+    *organiser_page("season-adjust", "{l}/seasons/{season}/adjustments/"),
+    # No adjustment 1 in the world: the organiser is told it is gone, back on the list.
+    *organiser_action(
+        "season-adjust",
+        "{l}/seasons/{season}/adjustments/1/remove/",
+        r"/leagues/[\w-]+/seasons/\d+/adjustments/",
+    ),
     # Club night
     *league_view("night-view", "{l}/nights/{night}/", "{l}/nights/{night}/pack.pdf"),
     *organiser_page("night-create", "{l}/nights/new/"),
@@ -202,6 +209,8 @@ CASES = [
     ),
     *organiser_page("game-void", "{l}/games/{league_game}/void/"),
     *organiser_page("game-unvoid", "{l}/games/{league_game}/unvoid/"),
+    # Back on the night's page, told what was confirmed (or that nothing waited).
+    *organiser_action("game-confirm", "{l}/games/{league_game}/confirm/", r"/leagues/[\w-]+/.*"),
     # Round
     *(("round-view", who, "GET", "/g/{game}/rounds/1/", False, OK) for who in EVERYONE),
     *scorer_action("round-enter", "/g/{game}/rounds/new/", get_refusal=ENTER),
@@ -210,6 +219,19 @@ CASES = [
     # A scorer is answered on the game page (undone only on the phone that saved the round).
     *scorer_action(
         "round-undo", "/g/{game}/rounds/undo/", allowed=moved(r"/g/[\w-]+/"), methods=("POST",)
+    ),
+    # The other side's word on a round: told on the round's page when the game asks for none.
+    *scorer_action(
+        "round-confirm",
+        "/g/{game}/rounds/1/confirm/",
+        allowed=moved(r"/g/[\w-]+/(rounds/1/)?"),
+        methods=("POST",),
+    ),
+    *scorer_action(
+        "round-dispute",
+        "/g/{game}/rounds/1/dispute/",
+        allowed=moved(r"/g/[\w-]+/(rounds/1/)?"),
+        methods=("POST",),
     ),
     # A league's tables: its members and organisers score them from their own phones.
     *(
@@ -251,6 +273,8 @@ for _case in CASES:
 
 def data_for(path: str) -> dict:
     # A complete form where one is needed for the change to go through; refusals never read it.
+    if path.endswith("/dispute/"):
+        return {"reason": "We had two red threes, not one"}
     return start_form("baskets") if path.startswith("/games/new/") else {}
 
 

@@ -45,7 +45,10 @@ SECTIONS: dict[str, type] = {
     "league_games": list,
     "participations": list,
     "league_events": list,
+    "adjustments": list,
 }
+# Sections a file made before they were added lacks: read as empty.
+LATER_SECTIONS = {"adjustments"}
 # The longest number an export holds is a 64-bit score or id (20 characters with its sign).
 MAX_DIGITS = 30
 # An export's deepest value is a game's rules (game, rules, overrides, opening_meld, level):
@@ -167,6 +170,8 @@ def check_document(data: Any) -> None:
             f"expected {VERSION}."
         )
     for key, kind in SECTIONS.items():
+        if key in LATER_SECTIONS and key not in data:
+            continue
         if not isinstance(data.get(key), kind):
             expected = "an object" if kind is dict else "a list"
             raise BackupError(f"{key}: missing or not {expected}.")
@@ -203,12 +208,22 @@ class Reader:
         (`unique_rows`)."""
         fields = plain_fields(model)
         # A nullable field may be missing: a backup made before the field was added (a night's
-        # closed_at, say) restores with it empty.
-        self.require(row, where, [f.attname for f in fields if not f.null] + list(extra))
+        # closed_at, say) restores with it empty; so may a field added later with a default
+        # (`schema.ADDED_LATER`), which takes it.
+        self.require(
+            row,
+            where,
+            [f.attname for f in fields if not f.null and not schema.added_later(model, f)]
+            + list(extra),
+        )
         check_id(row[model._meta.pk.attname], f"{where}.{model._meta.pk.attname}")
         obj = model(
             **{
-                f.attname: schema.field_value(model, f, row.get(f.attname), f"{where}.{f.attname}")
+                f.attname: (
+                    schema.field_value(model, f, row.get(f.attname), f"{where}.{f.attname}")
+                    if f.attname in row or not schema.added_later(model, f)
+                    else f.get_default()
+                )
                 for f in fields
             },
             **(relations or {}),

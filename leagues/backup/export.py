@@ -2,7 +2,8 @@
 
 `league_export` gathers the league, its players, members' ratings, seasons, club nights, seats,
 every game (rules, sides, rounds as entered, their scores and history), the league's record of
-each game, the participations the standings add up and the audit. The document holds only JSON
+each game, the participations the standings add up, the organiser's league points adjustments
+and the audit. The document holds only JSON
 values (timestamps as ISO 8601 with their microseconds), so a restore gives back the same rows.
 
 `league_import` (in `backup_restore`) checks the whole document, every game through the engine
@@ -30,6 +31,7 @@ from leagues.models import (
     Membership,
     Participation,
     Player,
+    PointsAdjustment,
 )
 from scorekeeper.models import Game, GameEvent, Round, RoundScore, Side
 
@@ -66,6 +68,8 @@ def league_export(league: League) -> dict[str, Any]:
     attendances = list(Attendance.objects.filter(night__league=league).order_by("pk"))
     for attendance in attendances:
         player_ids.add(attendance.player_id)
+    adjustments = list(PointsAdjustment.objects.filter(league=league).order_by("pk"))
+    player_ids |= {adjustment.player_id for adjustment in adjustments}
     missing = player_ids - {p.pk for p in players}
     players += list(Player.objects.filter(pk__in=missing).order_by("pk"))
 
@@ -90,6 +94,7 @@ def league_export(league: League) -> dict[str, Any]:
     user_ids |= {g.owner_id for g in games if g.owner_id}
     user_ids |= {e.user_id for group in events.values() for e in group if e.user_id}
     user_ids |= {e.user_id for e in league_events if e.user_id}
+    user_ids |= {a.user_id for a in adjustments if a.user_id}
     users = list(get_user_model().objects.filter(pk__in=user_ids).order_by("username"))
     usernames = {u.pk: u.username for u in users}
     side_positions = {s.pk: s.position for group in sides.values() for s in group}
@@ -153,6 +158,15 @@ def league_export(league: League) -> dict[str, Any]:
             }
             for p in participations
         ],
+        "adjustments": [
+            {
+                **_fields(a),
+                "season": a.season_id,
+                "player": a.player_id,
+                "user": _username(a.user_id, usernames),
+            }
+            for a in adjustments
+        ],
         "league_events": [
             {**_fields(e), "user": _username(e.user_id, usernames)} for e in league_events
         ],
@@ -184,4 +198,7 @@ def export_counts(data: Mapping[str, Any]) -> str:
         (len(data["participations"]), "participation"),
         (len(data["league_events"]), "league event"),
     )
+    # Said when there are any: a file made before adjustments has none.
+    if data.get("adjustments"):
+        counts += ((len(data["adjustments"]), "points adjustment"),)
     return ", ".join(_count(number, noun) for number, noun in counts)

@@ -13,7 +13,7 @@ they are rebuilt from the participations.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from leagues.models import (
     LeagueGame,
     Membership,
     Participation,
+    PointsAdjustment,
     Season,
 )
 from scorekeeper import engine
@@ -46,6 +47,9 @@ class ScoredGame:
     game: Game
     sides: Sequence[Side]
     status: engine.GameStatus
+    # Every round confirmed, in a game that confirms its rounds (always, in one that does not):
+    # until then the league does not count it.
+    confirmed: bool = True
 
 
 # Rules -----------------------------------------------------------------------------------------
@@ -177,8 +181,9 @@ def check_league_games(
 
 
 def _counts(league_game: LeagueGame, scored: ScoredGame) -> bool:
-    """A game counts in the standings and the ratings once finished, unless voided."""
-    return scored.status.finished and not league_game.voided
+    """A game counts in the standings and the ratings once finished, unless voided, and, in a
+    game that confirms its rounds, once every round is confirmed."""
+    return scored.status.finished and not league_game.voided and scored.confirmed
 
 
 # Participations --------------------------------------------------------------------------------
@@ -242,6 +247,18 @@ def check_participations(
                     f"{where}.{name}: {figure(stored)} is not what its game gives: "
                     f"{figure(given[name])}."
                 )
+
+
+# Adjustments -----------------------------------------------------------------------------------
+
+
+def check_adjustment(adjustment: PointsAdjustment, where: str, member_ids: Collection[int]) -> None:
+    """A league points adjustment is a member's: the organiser adjusts the league's members."""
+    if adjustment.player_id not in member_ids:
+        raise BackupError(
+            f"{where}.player: {adjustment.player_id} is not a member of the league; an adjustment "
+            "is a member's."
+        )
 
 
 # Ratings ---------------------------------------------------------------------------------------

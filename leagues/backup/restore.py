@@ -49,6 +49,7 @@ from leagues.models import (
     Membership,
     Participation,
     Player,
+    PointsAdjustment,
     Season,
 )
 from leagues.services.standings import standings_refresh
@@ -85,14 +86,14 @@ def _read(data: Mapping[str, Any]) -> _Plan:
 
     def section(model, name: str, relations, extra=(), check=None) -> dict[Any, models.Model]:
         built = []
-        for index, row in enumerate(data[name]):
+        for index, row in enumerate(data.get(name, [])):
             where = f"{name}[{index}]"
             obj = reader.build(model, row, where, relations(row, where), extra)
             unique_id(built, obj, where, name)
             if check is not None:
                 check(obj, where)
             built.append(obj)
-            if model is LeagueEvent:
+            if model in (LeagueEvent, PointsAdjustment):
                 account(obj, "user_id", row.get("user"), f"{where}.user")
             elif model is Membership:
                 link = (
@@ -101,7 +102,7 @@ def _read(data: Mapping[str, Any]) -> _Plan:
                     else player_links.get(obj.player_id, (None, f"{where}.user"))
                 )
                 account(obj, "user_id", *link)
-        unique_rows(model, built, data[name], name)
+        unique_rows(model, built, data.get(name, []), name)
         plan.rows[model] = built
         return {obj.pk: obj for obj in built}
 
@@ -189,6 +190,18 @@ def _read(data: Mapping[str, Any]) -> _Plan:
         ["league_game", "player", "season"],
     )
     record.check_participations(plan.rows[Participation], plan.rows[LeagueGame], scored)
+    member_ids = {membership.player_id for membership in plan.rows[Membership]}
+    section(
+        PointsAdjustment,
+        "adjustments",
+        lambda row, where: {
+            **in_league,
+            "season_id": ref(seasons.keys(), row.get("season"), f"{where}.season"),
+            "player_id": ref(player_ids, row.get("player"), f"{where}.player"),
+        },
+        ["season", "player", "user"],
+        check=lambda adjustment, where: record.check_adjustment(adjustment, where, member_ids),
+    )
     section(LeagueEvent, "league_events", lambda row, where: in_league, ["user"])
     return plan
 
@@ -290,7 +303,10 @@ def _read_games(
             ) from None
         status = check_game(game, sides, rounds, scores, winning, where)
         in_seats = sorted(sides, key=lambda side: side.position)
-        scored[game.pk] = record.ScoredGame(index, game, in_seats, status)
+        confirmed = not game.confirm_rounds or all(
+            round_.confirmation == Round.Confirmation.CONFIRMED for round_ in rounds
+        )
+        scored[game.pk] = record.ScoredGame(index, game, in_seats, status, confirmed)
         later.append((game, winning.pk if winning else None, row["rematch_of"]))
 
     by_public_id = {game.public_id: game.pk for game in games}
@@ -452,6 +468,7 @@ def _write(plan: _Plan, same_players: set[int]) -> League:
         GameEvent,
         LeagueGame,
         Participation,
+        PointsAdjustment,
         LeagueEvent,
     ]
     _lock(order)
@@ -491,7 +508,8 @@ def _write(plan: _Plan, same_players: set[int]) -> League:
     # the standings, whose rows are the first to draw ids from a sequence.
     (league,) = plan.rows[League]
     record.check_ratings(league, plan.rows[Participation], plan.rows[Membership])
-    # The standings are not in the file (they follow from the participations): rebuilt here.
+    # The standings are not in the file (they follow from the participations and the
+    # adjustments): rebuilt here.
     standings_refresh(league=league.pk)
     # Every deferred constraint is checked before the one step a rollback does not undo.
     if connection.vendor == "postgresql":

@@ -18,6 +18,7 @@ anything is stored: `field_value` reads every plain field of every row of the fi
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,10 +27,19 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from leagues.backup.errors import MAX_ID, BackupError, as_in_file, figure, outside
-from leagues.models import Attendance, League, LeagueGame, Membership, Participation, Season
+from leagues.models import (
+    ADJUSTMENT_POINTS,
+    Attendance,
+    League,
+    LeagueGame,
+    Membership,
+    Participation,
+    PointsAdjustment,
+    Season,
+)
 from leagues.services import RESERVED_SLUGS
 from scorekeeper import engine
-from scorekeeper.engine.errors import is_whole
+from scorekeeper.engine.errors import is_whole, listing
 from scorekeeper.engine.rules import TABLE_DECKS_MAX, TABLE_SIDES_MAX
 from scorekeeper.models import Game, GameEvent, Round, Side
 
@@ -71,6 +81,22 @@ BOUNDS: dict[tuple[type[models.Model], str], tuple[int, int]] = {
     (Side, "position"): (0, TABLE_SIDES_MAX - 1),
     (Round, "number"): (1, engine.ROUND_MAX),
     (GameEvent, "round_number"): (1, engine.ROUND_MAX),
+    (PointsAdjustment, "points"): ADJUSTMENT_POINTS,
+}
+# Fields added after the first backups were made: a file without one restores it as its default
+# (a league's club nights confirm their rounds, a game and its rounds ask for nothing).
+ADDED_LATER = {
+    (League, "confirm_rounds"),
+    (Game, "confirm_rounds"),
+    (Round, "entered_phone"),
+    (Round, "confirmation"),
+    (Round, "checked_by"),
+    (Round, "dispute_reason"),
+}
+# Text that is one of a few words, each named when another is found (the others' choices are
+# checked by `full_clean`).
+CHOICES: dict[tuple[type[models.Model], str], str] = {
+    (Round, "confirmation"): "a round's confirmation",
 }
 SIGMAS = {
     (Membership, "sigma"),
@@ -89,6 +115,11 @@ EXPECTED = {
     "day": "a date such as 2026-10-01",
     "text": "text",
 }
+
+
+def added_later(model: type[models.Model], field: models.Field) -> bool:
+    """A field a file made before it was added may lack."""
+    return (model, field.attname) in ADDED_LATER
 
 
 def _expected(kind: str, raw: Any, where: str) -> BackupError:
@@ -162,6 +193,10 @@ def _text(model, field, raw: Any, where: str) -> str:
             f"{where}: {as_in_file(raw)} is not {what}: 1 to 32 letters, digits, hyphens and "
             "underscores."
         )
+    choice = CHOICES.get((model, field.attname))
+    if choice is not None and raw not in {value for value, _ in field.choices}:
+        allowed = listing((json.dumps(value) for value, _ in field.choices), "or")
+        raise BackupError(f"{where}: {as_in_file(raw)} is not {choice}; expected {allowed}.")
     if model is League and field.attname == "slug" and raw in RESERVED_SLUGS:
         raise BackupError(
             f"{where}: {as_in_file(raw)} is the address of a page of the site; a league has "
@@ -286,10 +321,29 @@ def _void(league_game: LeagueGame, where: str) -> None:
         raise BackupError(f"{where}.void_reason: empty, but the game is voided; a void says why.")
 
 
+def _dispute(round_: Round, where: str) -> None:
+    if round_.confirmation == Round.Confirmation.DISPUTED and not round_.dispute_reason.strip():
+        raise BackupError(
+            f"{where}.dispute_reason: empty, but the round is disputed; a dispute says why."
+        )
+
+
+def _adjustment(adjustment: PointsAdjustment, where: str) -> None:
+    if adjustment.points == 0:
+        raise BackupError(
+            f"{where}.points: 0 changes nothing; an adjustment is a penalty below 0 or a bonus "
+            "above."
+        )
+    if not adjustment.reason.strip():
+        raise BackupError(f"{where}.reason: empty; an adjustment says why.")
+
+
 ROW_RULES: dict[type[models.Model], Callable[[Any, str], None]] = {
     Season: _season,
     Attendance: _seat,
     LeagueGame: _void,
+    Round: _dispute,
+    PointsAdjustment: _adjustment,
 }
 
 

@@ -20,7 +20,12 @@ from scorekeeper.portable import start_fields
 
 # Game points a result is worth in the standings: small numbers, but a loss may cost points.
 POINTS_RANGE = (-100, 100)
+CONFIRM_CHOICES = [
+    ("on", "Yes: a player of another side confirms each round of a club night's table"),
+    ("off", "No: a saved round counts at once"),
+]
 NEW_LEAGUE = {
+    "confirm_rounds": "on",
     "scoring": League.Scoring.MATCH,
     "visibility": League.Visibility.PUBLIC,
     "win_points": 2,
@@ -139,6 +144,13 @@ class LeagueForm(Form):
     visibility = forms.ChoiceField(
         label="Who can see it", choices=League.Visibility.choices, widget=forms.RadioSelect
     )
+    # Not a checkbox: a form sent without it (an old page) keeps confirmation on.
+    confirm_rounds = forms.ChoiceField(
+        label="Scores confirmed at the table",
+        required=False,
+        choices=CONFIRM_CHOICES,
+        widget=forms.RadioSelect,
+    )
 
     # The house rules are not Django fields: they are every parameter of the rule set, shown and
     # read by the start form's component (`scorekeeper.portable.start_fields`), named
@@ -220,6 +232,7 @@ class LeagueForm(Form):
                 "visibility",
             )
         }
+        values["confirm_rounds"] = "on" if league.confirm_rounds else "off"
         return values
 
     def clean_name(self) -> str:
@@ -270,6 +283,7 @@ class LeagueForm(Form):
             )
         }
         values["house_rules"] = self.house_rules
+        values["confirm_rounds"] = data.get("confirm_rounds") != "off"
         if self.league is None:
             values["slug"] = data["slug"]
             values["play"] = data["play"] or None

@@ -5,7 +5,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues import services
 from leagues.models import League, LeagueGame
@@ -86,3 +86,30 @@ def game_unvoid(request: HttpRequest, league: League, league_game_id: int) -> Ht
         "back": _after_game(league_game),
     }
     return render(request, "leagues/organiser/game_unvoid.html", context)
+
+
+@require_POST
+@organisers_only
+def game_confirm(request: HttpRequest, league: League, league_game_id: int) -> HttpResponse:
+    """The organiser confirms every round of a table's game not confirmed yet (post only: the
+    button is on the night's page, beside the table)."""
+    league_game = _league_game(league, league_game_id)
+    try:
+        numbers = services.game_rounds_confirm(league_game=league_game, user=request.user)
+    except LeagueError as error:
+        messages.error(request, error.errors[0][1])
+    else:
+        listed = ", ".join(str(n) for n in numbers)
+        counts = (
+            "it counts in the standings now"
+            if league_game.game.finished and not league_game.voided
+            else "it counts once it is over"
+            if not league_game.voided
+            else "it stays voided"
+        )
+        messages.success(
+            request,
+            f"Round{'s' if len(numbers) > 1 else ''} {listed} of {_game_title(league_game)} "
+            f"confirmed by you: {counts}.",
+        )
+    return redirect(_after_game(league_game))

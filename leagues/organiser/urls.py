@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from leagues.organiser import audit, games, leagues, members, night_mail, nights, roster, seasons
+from leagues.organiser import (
+    adjustments,
+    audit,
+    games,
+    leagues,
+    members,
+    night_mail,
+    nights,
+    roster,
+    seasons,
+)
 
 urlpatterns = [
     path("new/", leagues.league_new, name="league_new"),
@@ -56,9 +66,24 @@ urlpatterns = [
     ),
     path("<slug:slug>/games/<int:league_game_id>/void/", games.game_void, name="game_void"),
     path(
+        "<slug:slug>/games/<int:league_game_id>/confirm/",
+        games.game_confirm,
+        name="game_confirm",
+    ),
+    path(
         "<slug:slug>/games/<int:league_game_id>/unvoid/",
         games.game_unvoid,
         name="game_unvoid",
     ),
     path("<slug:slug>/audit/", audit.audit, name="audit"),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/adjustments/",
+        adjustments.season_adjustments,
+        name="season_adjustments",
+    ),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/adjustments/<int:adjustment_id>/remove/",
+        adjustments.adjustment_remove,
+        name="adjustment_remove",
+    ),
 ]

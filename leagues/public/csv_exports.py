@@ -2,7 +2,9 @@
 `csv_writer` (its docstring says how a cell is kept from being run as a formula).
 
 A rank is a number and a shared one says so in the next column ("Tied": Yes), rather than
-"=1", which a spreadsheet either runs or shows as `'=1`. A season's games are read CHUNK rows at
+"=1", which a spreadsheet either runs or shows as `'=1`. The organiser's league points adjustments
+close each standings row: their sum (already in the league points) and their notes, as the page
+words them under its table. A season's games are read CHUNK rows at
 a time and sent as they are written: a season of 10,000 games holds about a megabyte while it is
 sent, not the whole file and 50,000 model instances (bench/csv_exports.py).
 """
@@ -16,7 +18,8 @@ from django.http import StreamingHttpResponse
 from django.urls import reverse
 
 from leagues import selectors
-from leagues.models import League, LeagueGame, Season
+from leagues.adjustment_notes import Notes, notes_of
+from leagues.models import League, LeagueGame, PointsAdjustment, Season
 from leagues.public import documents
 from leagues.public.csv_writer import Cell, csv_response
 from scorekeeper.documents.cards import file_stem
@@ -30,31 +33,43 @@ GAME_ORDER = ("date", "table", "pk")
 
 # Standings -----------------------------------------------------------------------------------
 
+# After the page's columns: the sum of a player's adjustments and their notes.
+ADJUSTMENT_COLUMNS = ("Points adjusted", "Adjustments")
+
 
 def standings_header() -> list[str]:
-    """The page's columns, the rank's "Tied" after the rank."""
+    """The page's columns, the rank's "Tied" after the rank, then the adjustments'."""
     rank, *others = (column.heading for column in documents.standings_columns())
-    return [rank, "Tied", *others]
+    return [rank, "Tied", *others, *ADJUSTMENT_COLUMNS]
 
 
-def standings_cells(row: selectors.StandingRow) -> list[Cell]:
+def standings_cells(row: selectors.StandingRow, notes: Notes | None = None) -> list[Cell]:
     """A player's row: the rank as a number, whether it is shared, then the page's cells with
-    their figures as numbers."""
+    their figures as numbers, then the sum of their adjustments and their notes ("; " between
+    two)."""
+    lines = notes.by_player.get(row.player_id, ()) if notes else ()
     return [
         row.place,
         "Yes" if row.shared else "No",
         *(documents.SPREADSHEET_CELLS[key](row) for key in selectors.SORTS),
         row.last_five or documents.NONE,
+        row.adjustment,
+        "; ".join(lines),
     ]
 
 
 def standings_csv(
-    league: League, season: Season | None, rows: Sequence[selectors.StandingRow]
+    league: League,
+    season: Season | None,
+    rows: Sequence[selectors.StandingRow],
+    adjustments: Sequence[PointsAdjustment] = (),
 ) -> StreamingHttpResponse:
-    """The standings with the columns of the page and the PDF, in the page's default order."""
+    """The standings with the columns of the page and the PDF, in the page's default order,
+    and each player's adjustments."""
+    notes = notes_of(adjustments, all_time=season is None)
     return csv_response(
         standings_header(),
-        (standings_cells(row) for row in rows),
+        (standings_cells(row, notes) for row in rows),
         documents.standings_file_stem(league, season),
     )
 

@@ -15,6 +15,7 @@ from typing import TypeVar
 from django.urls import reverse
 
 from leagues import player_stats, selectors
+from leagues.adjustment_notes import MARK, NOTES_HEADING, Notes
 from leagues.models import ClubNight, League, Season
 from scorekeeper import engine
 from scorekeeper.documents.cards import card_sides, dealers_for, file_stem
@@ -106,12 +107,15 @@ def standings_columns() -> tuple[Column, ...]:
     )
 
 
-def standings_row(row: selectors.StandingRow) -> tuple[str, ...]:
+def standings_row(
+    row: selectors.StandingRow, adjusted: frozenset[int] = frozenset()
+) -> tuple[str, ...]:
     """A row of the printed table: what the standings page shows in each cell, its rank first
-    ("=1" when shared)."""
+    ("=1" when shared), the league points of a player in `adjusted` marked."""
+    mark = MARK if row.player_id in adjusted else ""
     return (
         row.rank,
-        *(CELLS[key](row) for key in selectors.SORTS),
+        *(CELLS[key](row) + (mark if key == "league_points" else "") for key in selectors.SORTS),
         row.last_five or NONE,
     )
 
@@ -120,17 +124,20 @@ def standings_sheet(
     league: League,
     season: Season | None,
     rows: Sequence[selectors.StandingRow],
+    notes: Notes | None = None,
     *,
     printed_on: datetime.date,
     scoring: str,
     tie_break: str,
 ) -> StandingsSheet:
-    """The standings in the order given (the page's default, league points first)."""
+    """The standings in the order given (the page's default, league points first), with the
+    organiser's adjustments under the table."""
+    adjusted = notes.players if notes else frozenset()
     return StandingsSheet(
         league=league.name,
         season=season.name if season is not None else ALL_TIME,
         columns=standings_columns(),
-        rows=tuple(standings_row(row) for row in rows),
+        rows=tuple(standings_row(row, adjusted) for row in rows),
         printed_on=printed_on,
         starts_on=season.starts_on if season is not None else None,
         ends_on=season.ends_on if season is not None else None,
@@ -142,6 +149,7 @@ def standings_sheet(
         ),
         tie_break=tie_break,
         notes=(RATING_NOTE, MARKS_NOTE),
+        adjustments=(NOTES_HEADING, *notes.lines) if notes else (),
     )
 
 

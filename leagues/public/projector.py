@@ -68,6 +68,14 @@ class ProjectorTable:
     state: str  # "playing", "finished", "tie", "voided" or "not started"
     rounds: int
     sides: list[ProjectorSide]
+    # "disputed" when another side says a round is wrong; "to confirm" when the game is over
+    # but a round still waits for another side's word; "" otherwise.
+    confirming: str = ""
+
+    @property
+    def badge(self) -> str:
+        """The word on the table's badge: its state, or what its rounds wait for."""
+        return self.confirming or self.state
 
     @property
     def leader_word(self) -> str:
@@ -101,6 +109,11 @@ def projector_tables(view: NightView, names: dict[str, str] | None = None) -> li
                 number=table.number,
                 state=state,
                 rounds=table.rounds,
+                confirming="disputed"
+                if table.disputed
+                else "to confirm"
+                if table.to_confirm and state in ("finished", "tie")
+                else "",
                 sides=[
                     ProjectorSide(
                         players=[BoardName(names.get(p, p), p) for p in side.players],

@@ -13,6 +13,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from leagues import adjustment_notes as adjustments
 from leagues import player_stats, selectors
 from leagues.models import League
 from leagues.public import csv_exports, documents
@@ -71,6 +72,12 @@ _ROW_CELLS = (
     '<td class="rank">{}</td><th scope="row" class="player"><a href="{}">{}</a></th>'
     '<td class="total">{}</td>' + "<td>{}</td>" * 11
 )
+# Beside an adjusted player's league points (the notes under the table say why).
+_ADJUSTED = (
+    f'<span class="adjusted" title="{adjustments.MARK_TITLE}">{{}}'
+    f'<span class="adjusted-mark" aria-hidden="true">{adjustments.MARK}</span>'
+    '<span class="visually-hidden"> (adjusted)</span></span>'
+)
 _MARKS_CELL = '<span class="marks" role="img" aria-label="{}">{}</span>'
 _MARK = '<span class="mark mark-{0}">{0}</span>'
 
@@ -83,9 +90,14 @@ class StandingLine:
     cells: str
 
 
-def standing_rows(rows: list[selectors.StandingRow], league: League) -> list[StandingLine]:
-    """Each row with its cells: rank, the player (a link to their page), the figures and the
-    last five (the W/T/L marks with their text alternative in words)."""
+def standing_rows(
+    rows: list[selectors.StandingRow],
+    league: League,
+    adjusted: frozenset[int] = frozenset(),
+) -> list[StandingLine]:
+    """Each row with its cells: rank, the player (a link to their page), the figures (the
+    league points of a player in `adjusted` marked) and the last five (the W/T/L marks with
+    their text alternative in words)."""
     link = player_link(league)
     return [
         StandingLine(
@@ -96,7 +108,9 @@ def standing_rows(rows: list[selectors.StandingRow], league: League) -> list[Sta
                     row.rank,
                     link(row.player_id),
                     escape(row.name),
-                    number(row.league_points),
+                    _ADJUSTED.format(number(row.league_points))
+                    if row.player_id in adjusted
+                    else number(row.league_points),
                     number(row.games),
                     number(row.wins),
                     number(row.ties),
@@ -152,6 +166,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     seasons = player_stats.league_seasons(league)
     season = player_stats.current_season(seasons, _today())
     table = selectors.standings(league, season) if season is not None else []
+    notes = adjustments.notes_of(
+        selectors.adjustments(league, season) if season is not None else [], all_time=False
+    )
     # The season in play plays by the rules it froze, and its blank sheet prints them: those
     # are the page's rule set. The league's own, if changed since, are for the next season.
     rules = season.rules if season is not None else league.rules_spec
@@ -169,7 +186,8 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "scoring_text": scoring_text(league),
         "seasons": seasons,
         "season": season,
-        "rows": standing_rows(table[:TOP_STANDINGS], league),
+        "rows": standing_rows(table[:TOP_STANDINGS], league, notes.players),
+        "adjustment_notes": notes,
         "columns": standings_columns(None, None),
         "more_rows": len(table) > TOP_STANDINGS,
         "nights": list(player_stats.recent_nights(league)),
@@ -189,12 +207,14 @@ def _standings_page(
     if order not in ("asc", "desc"):
         order = "asc" if sort == "name" else "desc"
     rows = selectors.standings(league, season, sort=sort, descending=order == "desc")
+    notes = adjustments.notes_of(selectors.adjustments(league, season), all_time=season is None)
     context = {
         "league": league,
         "is_organiser": organiser,
         "season": season,
         "seasons": seasons,
-        "rows": standing_rows(rows, league),
+        "rows": standing_rows(rows, league, notes.players),
+        "adjustment_notes": notes,
         "columns": standings_columns(sort, order),
         "sortable": True,
         "caption": (
@@ -259,6 +279,7 @@ def _standings_pdf(request: HttpRequest, league: League, season_id: int | None) 
         league,
         season,
         selectors.standings(league, season),
+        adjustments.notes_of(selectors.adjustments(league, season), all_time=season is None),
         printed_on=_today(),
         scoring=scoring_text(league),
         tie_break=TIE_BREAK_TEXT,
@@ -335,7 +356,9 @@ def score_sheet(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The all-time standings as CSV, in the page's default order."""
     league, _ = league_or_404(request, slug)
-    return csv_exports.standings_csv(league, None, selectors.standings(league, None))
+    return csv_exports.standings_csv(
+        league, None, selectors.standings(league, None), selectors.adjustments(league, None)
+    )
 
 
 @require_GET
@@ -343,7 +366,9 @@ def season_standings_csv(request: HttpRequest, slug: str, season_id: int) -> Htt
     """A season's standings as CSV, in the page's default order."""
     league, _ = league_or_404(request, slug)
     season = season_or_404(player_stats.league_seasons(league), season_id)
-    return csv_exports.standings_csv(league, season, selectors.standings(league, season))
+    return csv_exports.standings_csv(
+        league, season, selectors.standings(league, season), selectors.adjustments(league, season)
+    )
 
 
 @require_GET

@@ -7,6 +7,7 @@ the same refusal, beside the same field, never a server error.
 One module a topic; everything is imported from here (`from leagues import services`).
 """
 
+from leagues.services.adjustments import adjustment_add, adjustment_remove
 from leagues.services.closing import night_close, night_reopen, night_settle
 from leagues.services.core import HISTORY_NIGHTS, RESERVED_SLUGS, LeagueError, User
 from leagues.services.league import (
@@ -34,6 +35,7 @@ from leagues.services.nights import (
 )
 from leagues.services.results import (
     PARTICIPATION_FIGURES,
+    game_rounds_confirm,
     game_unvoid,
     game_void,
     league_game_refresh,
@@ -51,6 +53,8 @@ from leagues.services.timer import (
 )
 
 __all__ = [
+    "adjustment_add",
+    "adjustment_remove",
     "PARTICIPATION_FIGURES",
     "HISTORY_NIGHTS",
     "LEAGUE_FIELDS",
@@ -62,6 +66,7 @@ __all__ = [
     "User",
     "side_figures",
     "clock_text",
+    "game_rounds_confirm",
     "game_unvoid",
     "game_void",
     "league_create",

@@ -8,23 +8,43 @@ round or the void, with the night's row locked: every app process sees the same 
 """
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from leagues.models import ClubNight, LeagueEvent, LeagueGame
 from leagues.services.core import LeagueError, User, full_check, record_event, refusal
 from leagues.services.seasons import day_text
 from scorekeeper.engine.formatting import listing
+from scorekeeper.models import Round
 
 
-def _unfinished(night: ClubNight) -> list[tuple[str, str]]:
-    """What keeps the night from closing, table by table: a game still being played, or
-    players seated at a table whose game has not started."""
-    done = dict(
-        (table, finished or voided)
-        for table, finished, voided in LeagueGame.objects.filter(night=night).values_list(
-            "table", "game__finished", "voided"
+def with_unconfirmed(games: QuerySet[LeagueGame]) -> QuerySet[LeagueGame]:
+    """The league games, each with `unconfirmed`: whether a round of it still waits for
+    another side's word (or is disputed)."""
+    return games.annotate(
+        unconfirmed=Exists(
+            Round.objects.filter(game=OuterRef("game"), game__confirm_rounds=True).exclude(
+                confirmation=Round.Confirmation.CONFIRMED
+            )
         )
     )
+
+
+def _unfinished(night: ClubNight, *, confirming: bool = True) -> list[tuple[str, str]]:
+    """What keeps the night from closing, table by table: a game still being played or (unless
+    `confirming` is False) whose rounds wait to be confirmed, or players seated at a table
+    whose game has not started."""
+    rows = list(
+        with_unconfirmed(LeagueGame.objects.filter(night=night)).values_list(
+            "table", "game__finished", "voided", "unconfirmed"
+        )
+    )
+    waits = {
+        table
+        for table, finished, voided, unconfirmed in rows
+        if confirming and finished and not voided and unconfirmed
+    }
+    done = {table: voided or finished for table, finished, voided, _ in rows}
     seated = set(
         night.attendances.filter(table__isnull=False).values_list("table", flat=True).distinct()
     )
@@ -36,6 +56,15 @@ def _unfinished(night: ClubNight) -> list[tuple[str, str]]:
                     f"table-{table}",
                     f"Table {table} is seated but its game has not started: start it, or clear "
                     "its seats on the seating page.",
+                )
+            )
+        elif table in waits:
+            problems.append(
+                (
+                    f"table-{table}",
+                    f"Table {table}'s game is over but waits for its rounds to be confirmed: "
+                    "the other side confirms them on the game's page, or you do on the night's "
+                    "page.",
                 )
             )
         elif not done[table]:
@@ -88,12 +117,14 @@ def night_close(*, night: ClubNight, user: User) -> ClubNight:
     problems = _unfinished(night)
     if problems:
         tables = [field.removeprefix("table-") for field, _ in problems]
+        confirming = any("confirmed" in message for _, message in problems)
         raise LeagueError(
             [
                 (
                     "night",
                     f"The night cannot close while table{'s' if len(tables) > 1 else ''} "
-                    f"{listing(tables)} {'are' if len(tables) > 1 else 'is'} not finished.",
+                    f"{listing(tables)} {'are' if len(tables) > 1 else 'is'} not "
+                    f"{'finished and confirmed' if confirming else 'finished'}.",
                 ),
                 *problems,
             ]
@@ -127,13 +158,14 @@ def night_settle(*, night_id: int, table: int | None) -> None:
     if night.closed_at is None and table is not None:
         # Every round of every table comes here: while this table still plays, the night
         # cannot be done, and one query says so.
-        playing = LeagueGame.objects.filter(
-            night=night, table=table, game__finished=False, voided=False
-        ).exists()
+        games = LeagueGame.objects.filter(night=night, table=table, voided=False)
+        playing = games.filter(game__finished=False).exists() or (
+            with_unconfirmed(games).filter(unconfirmed=True).exists()
+        )
         if playing:
             return
-    problems = _unfinished(night)
     if night.closed_at is None:
+        problems = _unfinished(night)
         waiting = night.attendances.filter(table__isnull=True, arrived_late=True).exists()
         if not problems and not waiting and night.games.exists():
             _close(
@@ -141,7 +173,9 @@ def night_settle(*, night_id: int, table: int | None) -> None:
                 None,
                 f"Club night of {day_text(night.date)} closed: every table has finished",
             )
-    elif problems:
+    # A closed night opens again for a table that plays again, not for a correction that
+    # waits for the other side's word: the night's play is over.
+    elif problems := _unfinished(night, confirming=False):
         _reopen(
             night,
             None,

@@ -35,6 +35,7 @@ LEAGUE_FIELDS = (
     "win_points",
     "tie_points",
     "loss_points",
+    "confirm_rounds",
     "visibility",
 )
 
@@ -50,6 +51,7 @@ SETTING_LABELS = {
     "win_points": "points for a win",
     "tie_points": "points for a tie",
     "loss_points": "points for a loss",
+    "confirm_rounds": "rounds confirmed at the table",
     "visibility": "who can see it",
 }
 RULE_SET_CHOICE = "Choose one of the rule sets: {}.".format(
@@ -93,6 +95,7 @@ def league_create(
     tie_points: int = 1,
     loss_points: int = 0,
     visibility: str = League.Visibility.PUBLIC,
+    confirm_rounds: bool = True,
 ) -> League:
     """Create a league run by `user`."""
     if preset not in engine.RULESETS:
@@ -114,6 +117,7 @@ def league_create(
         tie_points=tie_points,
         loss_points=loss_points,
         visibility=visibility,
+        confirm_rounds=confirm_rounds,
     )
     save_unique(
         league,

@@ -13,6 +13,7 @@ from leagues.models import (
     Membership,
     Participation,
     Player,
+    PointsAdjustment,
 )
 from leagues.selectors import merged_away
 from leagues.services.core import (
@@ -248,7 +249,12 @@ def player_merge(*, league: League, keep: Player, absorb: Player, user: User) ->
     played_in = set(
         Participation.objects.filter(player=absorb).values_list("league_id", flat=True)
     ) | {each.pk for each in leagues}
+    played_in |= set(
+        PointsAdjustment.objects.filter(player=absorb).values_list("league_id", flat=True)
+    )
     Participation.objects.filter(player=absorb).update(player=keep)
+    # The organiser's penalties and bonuses go with the games.
+    PointsAdjustment.objects.filter(player=absorb).update(player=keep)
     Attendance.objects.filter(player=absorb).update(player=keep)
     for membership in Membership.objects.filter(player=absorb):
         kept = Membership.objects.filter(league=membership.league, player=keep).first()

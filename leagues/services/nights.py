@@ -376,7 +376,9 @@ def night_games_start(*, night: ClubNight, user: User) -> list[LeagueGame]:
             owner=None,
         )
         game.rules = rules
-        game.save(update_fields=["rules"])
+        # A club night's rounds wait for another side's word, unless the league said no.
+        game.confirm_rounds = night.league.confirm_rounds
+        game.save(update_fields=["rules", "confirm_rounds"])
         league_game = LeagueGame(
             game=game,
             league=night.league,

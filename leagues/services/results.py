@@ -28,6 +28,7 @@ from leagues.services.standings import rating_charts_refresh, standings_refresh
 from scorekeeper import engine
 from scorekeeper.games.scoring import status_for
 from scorekeeper.models import Game, Side
+from scorekeeper.rounds.confirmation import all_confirmed, rounds_confirm_all
 
 # What a game gives each of its participations; an import checks a file's against them too.
 PARTICIPATION_FIGURES = (
@@ -66,7 +67,14 @@ def _settle(league_game: LeagueGame) -> None:
 
 
 def _results_write(league_game: LeagueGame, sides: Sequence[Side], status) -> None:
-    counted = bool(status is not None and status.finished and not league_game.voided)
+    # A game counts once it is over, not voided and, where the table confirms its rounds,
+    # every round is confirmed (by another side or an organiser).
+    counted = bool(
+        status is not None
+        and status.finished
+        and not league_game.voided
+        and all_confirmed(league_game.game)
+    )
     if counted or league_game.ledger is not None:
         # A game that counts, or did: it may take a ledger place or replay the ratings. Locked
         # before its participations are read, so that a merge that moved one of them to another
@@ -312,6 +320,32 @@ def game_unvoid(*, league_game: LeagueGame, user: User) -> LeagueGame:
     )
     _settle(league_game)
     return league_game
+
+
+@transaction.atomic
+def game_rounds_confirm(*, league_game: LeagueGame, user: User) -> list[int]:
+    """The organiser's word on every round of a league game not yet confirmed (waiting for the
+    other side, or disputed): the game counts once it is over. Recorded in the audit."""
+    name = user.get_username() if user is not None and user.is_authenticated else "an organiser"
+    # The game's row first, as every write of a league game locks it (rounds_confirm_all).
+    try:
+        numbers = rounds_confirm_all(game=league_game.game, organiser=name, user=user)
+    except engine.RoundError as error:
+        raise refusal("round", error.errors[0].message) from None
+    if not numbers:
+        raise refusal("round", "Every round of this game is confirmed already.")
+    league_game.refresh_from_db()
+    listed = ", ".join(str(n) for n in numbers)
+    record_event(
+        league_game.league,
+        LeagueEvent.Kind.ROUNDS_CONFIRMED,
+        user,
+        f"Round{'s' if len(numbers) > 1 else ''} {listed} of game {league_game.game}"
+        f"{f' (table {league_game.table})' if league_game.table else ''} of "
+        f"{day_text(league_game.date)} confirmed by the organiser",
+        after={"rounds": numbers, "game": league_game.game.public_id},
+    )
+    return numbers
 
 
 def _refresh_from_game(league_game: LeagueGame) -> None:

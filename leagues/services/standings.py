@@ -12,7 +12,11 @@ for them it waits on nothing new. The writers:
   counted again), for the game's players;
 - `player_merge`, for the kept player in every league the merged one played in;
 - `league_import` (a backup restored), for the whole league;
-- `manage.py standings_rebuild`, for every league (after a bulk load).
+- `manage.py standings_rebuild`, for every league (after a bulk load);
+- `adjustment_add` and `adjustment_remove`, for the adjusted player.
+A player with an adjustment has a row of its season and an all-time row even before a game
+counts, so that the standings show the penalty or bonus; the adjustments themselves are summed
+beside the rows as they are read (`selectors.standings`), not copied into them.
 A player's rows cost one indexed read of their counted games (hundreds at most) and a delete and
 an insert, whatever the size of the league.
 
@@ -31,7 +35,14 @@ from django.db import transaction
 from django.db.models import F
 
 from leagues.charts import chart_to_json, rating_chart
-from leagues.models import League, Membership, Participation, Standing, rating_of
+from leagues.models import (
+    League,
+    Membership,
+    Participation,
+    PointsAdjustment,
+    Standing,
+    rating_of,
+)
 
 # What `standing_records` reads of each counted participation, in this order; the migration that
 # fills the table reads the same through the historical models.
@@ -137,6 +148,19 @@ def chart_records(rows: Iterable[tuple]) -> dict[int, dict]:
     return {player_id: chart_to_json(rating_chart(points)) for player_id, points in history.items()}
 
 
+def _no_games() -> dict[str, Any]:
+    """The values of a standing row before any game counts."""
+    return {
+        "games": 0,
+        "wins": 0,
+        "ties": 0,
+        "losses": 0,
+        "points_for": 0,
+        "points_against": 0,
+        "by_ruleset": {},
+    }
+
+
 def standing_records(rows: Iterable[tuple]) -> dict[tuple[int, int | None], dict[str, Any]]:
     """The standing rows' values by (player, season; None for all time) from counted
     participations given as RECORD_FIELDS tuples: plain Python, shared with the migration."""
@@ -159,18 +183,7 @@ def standing_records(rows: Iterable[tuple]) -> dict[tuple[int, int | None], dict
         canastas,
     ) in rows:
         for key in ((player_id, season_id), (player_id, None)):
-            record = records.setdefault(
-                key,
-                {
-                    "games": 0,
-                    "wins": 0,
-                    "ties": 0,
-                    "losses": 0,
-                    "points_for": 0,
-                    "points_against": 0,
-                    "by_ruleset": {},
-                },
-            )
+            record = records.setdefault(key, _no_games())
             record["games"] += 1
             record[{"W": "wins", "T": "ties", "L": "losses"}[outcome]] += 1
             record["points_for"] += points_for
@@ -200,6 +213,17 @@ def standing_records(rows: Iterable[tuple]) -> dict[tuple[int, int | None], dict
     return records
 
 
+def adjusted_records(
+    records: dict[tuple[int, int | None], dict[str, Any]], adjusted: Iterable[tuple[int, int]]
+) -> None:
+    """Rows without a game for the players adjusted in a season, given as (player, season)
+    pairs: of that season and of all time, where their games have made none."""
+    for player_id, season_id in adjusted:
+        for key in ((player_id, season_id), (player_id, None)):
+            if key not in records:
+                records[key] = _no_games() | {"last_five": "", "last_rated_id": None}
+
+
 @transaction.atomic
 def standings_refresh(*, league: League | int, player_ids: Iterable[int] | None = None) -> int:
     """Recompute the standing rows of these players of the league (all its players when None)
@@ -208,14 +232,17 @@ def standings_refresh(*, league: League | int, player_ids: Iterable[int] | None 
     counted = Participation.objects.filter(league_id=league_id, counted=True)
     existing = Standing.objects.filter(league_id=league_id)
     members = Membership.objects.filter(league_id=league_id)
+    adjusted = PointsAdjustment.objects.filter(league_id=league_id)
     if player_ids is not None:
         player_ids = sorted(set(player_ids))
         counted = counted.filter(player_id__in=player_ids)
         existing = existing.filter(player_id__in=player_ids)
         members = members.filter(player_id__in=player_ids)
+        adjusted = adjusted.filter(player_id__in=player_ids)
     # Read after the lock: a refresh that waited sees the games the one before it committed.
     list(members.select_for_update().order_by("player_id").values_list("pk", flat=True))
     records = standing_records(counted.order_by().values_list(*RECORD_FIELDS))
+    adjusted_records(records, adjusted.order_by().values_list("player_id", "season_id").distinct())
     meetings = meeting_records(pairs_of(counted))
     charts = chart_records(rated_of(counted))
     for (player_id, season_id), record in records.items():

@@ -54,6 +54,13 @@ def history_sentence(event: Event, rules: engine.RuleSet, sides: Sequence[str]) 
         return _with_totals(
             f"Round {number_} restored ({_ending(after, rules, sides)})", before, after
         )
+    if event.kind == "round_confirmed":
+        return f"Round {number_} confirmed by {after.get('by') or 'the other side'}."
+    if event.kind == "round_disputed":
+        return (
+            f"Round {number_} disputed by {after.get('by') or 'the other side'}: "
+            f"“{after.get('reason', '')}”"
+        )
     if event.kind == "ended":
         return f"Game ended by hand: {_result(after, rules)}."
     if event.kind == "reopened":

@@ -59,6 +59,8 @@ PAGE_ROW = (
     "scorer_token",
     "owner_id",
     "updated_at",
+    # Whether the page lists the rounds that wait for another side's word.
+    "confirm_rounds",
     # A league game's page says which league, night and table it belongs to, and whether it
     # was voided: read at each view, since a void does not change the game.
     "league_game__league__slug",
@@ -190,3 +192,54 @@ def games_for(request: HttpRequest) -> QuerySet[Game]:
 def game_events(game: Game) -> QuerySet[GameEvent]:
     """The game's history, newest first."""
     return game.events.select_related("user")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A round that waits for another side's word, as one phone sees it: `own` when this phone
+    saved it, so that the other side confirms it here only once the phone is handed over."""
+
+    number: int
+    state: str
+    own: bool
+    checked_by: str
+    dispute_reason: str
+    version: str
+
+    @property
+    def disputed(self) -> bool:
+        return self.state == Round.Confirmation.DISPUTED
+
+
+@dataclass(frozen=True)
+class Confirming:
+    """A confirming game's rounds as the game page lists them: those not confirmed yet, in
+    order, and how many are."""
+
+    asked: list[Asked]
+    confirmed: int
+
+
+def rounds_to_confirm(game: Game, phone: str | None) -> Confirming | None:
+    """The game's rounds that wait for a side's word, as this phone sees them; None in a game
+    whose rounds need none. One query."""
+    if not game.confirm_rounds:
+        return None
+    asked, confirmed = [], 0
+    for r in game.rounds.only(
+        "number", "confirmation", "entered_phone", "checked_by", "dispute_reason", "updated_at"
+    ).order_by("number"):
+        if r.confirmation == Round.Confirmation.CONFIRMED:
+            confirmed += 1
+            continue
+        asked.append(
+            Asked(
+                number=r.number,
+                state=r.confirmation or Round.Confirmation.WAITING,
+                own=bool(phone) and r.entered_phone == phone,
+                checked_by=r.checked_by,
+                dispute_reason=r.dispute_reason,
+                version=r.version,
+            )
+        )
+    return Confirming(asked=asked, confirmed=confirmed)

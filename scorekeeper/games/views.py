@@ -11,14 +11,14 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import engine
-from scorekeeper.access import can_score, grant_scoring, secret_inside
+from scorekeeper.access import can_score, grant_scoring, phone_id, secret_inside
 from scorekeeper.games import live, services
 from scorekeeper.games.history import history_sentence
 from scorekeeper.games.page import game_page
 from scorekeeper.games.presenters import GameLine, game_line
 from scorekeeper.games.responses import confirmed_action, game_or_404, scorer_or_403
 from scorekeeper.games.scoring import game_ruleset
-from scorekeeper.games.selectors import game_events, game_row, games_for
+from scorekeeper.games.selectors import game_events, game_row, games_for, rounds_to_confirm
 from scorekeeper.games.sharing import share_links
 from scorekeeper.models import Game, Round
 from scorekeeper.portable import start_fields
@@ -83,6 +83,8 @@ def game_detail(request: HttpRequest, public_id: str) -> HttpResponse:
         "page": page,
         "game": game,
         "can_score": scorer,
+        # Not kept with the page: which rounds this phone hands over depends on the phone.
+        "confirming": rounds_to_confirm(game, phone_id(request) if scorer else None),
         # The scorer link (and its QR code) only for those who may score: anyone else gets
         # the read-only link, which is this page's own address.
         "share_links": share_links(

@@ -220,6 +220,42 @@ def round_sent(body: bytes) -> RoundSent:
     )
 
 
+@dataclass(frozen=True)
+class ConfirmSent:
+    """The other side's word on a round, given on a phone while it was offline."""
+
+    number: int
+    version: str | None
+    handed_over: bool
+
+
+def confirm_sent(body: bytes) -> ConfirmSent:
+    """Read a confirmation sent by a phone; raises RoundError naming every part that is wrong."""
+    data = _object(body)
+    sent, version, handed = (data.get(k) for k in ("number", "version", "handed_over"))
+    _checked(
+        [
+            (
+                _whole(sent) and 1 <= sent <= engine.ROUND_MAX,
+                "number",
+                f"The round number must be a whole number from 1 to {number(engine.ROUND_MAX)}.",
+            ),
+            (
+                version is None or (isinstance(version, str) and 0 < len(version) <= 64),
+                "version",
+                "Which save of the round the player confirmed must be the one the page showed; "
+                "open the game again and confirm once more.",
+            ),
+            (
+                handed is None or isinstance(handed, bool),
+                "handed_over",
+                "Whether the phone was handed to the other side must be true or false.",
+            ),
+        ]
+    )
+    return ConfirmSent(number=sent, version=version, handed_over=bool(handed))
+
+
 def game_sent(body: bytes) -> GameSent:
     """Read a game started offline; raises RoundError naming every part that is wrong."""
     data = _object(body)
@@ -265,6 +301,7 @@ def round_sync(
     place: str,
     version: str | None = None,
     user: User = None,
+    phone: str = "",
 ) -> Synced:
     """Store a round scored offline, once: a key already received (even if its round has since
     been deleted or replaced) answers ALREADY and changes nothing. `place` EXACT stores it at
@@ -282,7 +319,7 @@ def round_sync(
         return Synced(ALREADY, received.round_number, None)
     if place == END:
         number = game.rounds.count() + 1
-    write = dict(game=game, number=number, ended_by=ended_by, entry=entry, user=user)
+    write = dict(game=game, number=number, ended_by=ended_by, entry=entry, user=user, phone=phone)
     try:
         if place == REPLACE:
             stored = round_update(**write, version=version, client_key=key)

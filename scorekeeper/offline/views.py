@@ -21,8 +21,10 @@ from django.views.decorators.http import require_GET, require_POST
 from scorekeeper import busy, engine
 from scorekeeper.access import can_score, phone_id
 from scorekeeper.games import live
+from scorekeeper.games.store import Conflict
 from scorekeeper.models import Game
 from scorekeeper.offline import pack, shell, sync
+from scorekeeper.rounds import confirmation
 
 logger = logging.getLogger(__name__)
 
@@ -164,6 +166,7 @@ def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
             place=sent.place,
             version=sent.version,
             user=request.user,
+            phone=phone_id(request),
         )
     except TooBig as error:
         return _errors(error.errors, 413)
@@ -171,6 +174,39 @@ def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
         return _errors(error.errors)
     status, answer = sync.round_answer(synced, game)
     return JsonResponse(answer, status=status)
+
+
+@require_POST
+@_busy_as_json
+def confirm_send(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The other side's word on a round, given while the phone was offline: 200 confirmed (or
+    confirmed already), 409 the round changed or went since the phone showed it, 400 refused."""
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None:
+        return _said("__all__", NO_GAME, 404)
+    if not can_score(request, game):
+        return _said("__all__", sync.NOT_A_SCORER, 403)
+    try:
+        sent = sync.confirm_sent(_body(request))
+        stored = game.rounds.filter(number=sent.number).first()
+        if stored is not None and stored.confirmation == stored.Confirmation.CONFIRMED:
+            # Sent again after an answer lost on the way, or confirmed on another phone meanwhile.
+            return JsonResponse({"number": sent.number, "confirmed": True, "already": True})
+        confirmation.round_confirm(
+            game=game,
+            number=sent.number,
+            version=sent.version,
+            phone=phone_id(request),
+            handed_over=sent.handed_over,
+            user=request.user,
+        )
+    except TooBig as error:
+        return _errors(error.errors, 413)
+    except Conflict as conflict:
+        return _said("round", conflict.errors[0].message, 409)
+    except engine.RoundError as error:
+        return _errors(error.errors)
+    return JsonResponse({"number": sent.number, "confirmed": True, "already": False})
 
 
 # The address names the content, so a browser may keep it for good.

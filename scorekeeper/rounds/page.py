@@ -55,6 +55,7 @@ def round_post(
     data: Mapping[str, Any],
     htmx: bool,
     user: Any = None,
+    phone: str = "",
 ) -> RoundPost:
     """Decide what a posted round form does: htmx previews, a plain post saves a new round,
     a correction is saved only once `confirm` says the player saw the new totals."""
@@ -101,10 +102,11 @@ def round_post(
                 entry=entry,
                 user=user,
                 version=data.get("round_version") or None,
+                phone=phone,
             )
         else:
             saved = services.round_record(
-                game=game, number=number, ended_by=ended_by, entry=entry, user=user
+                game=game, number=number, ended_by=ended_by, entry=entry, user=user, phone=phone
             )
     except Conflict as conflict:
         return RoundPost(kind=CONFLICT, conflict=conflict)

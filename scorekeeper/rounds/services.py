@@ -24,6 +24,7 @@ from scorekeeper.games.store import (
     totals_of,
 )
 from scorekeeper.models import Game, GameEvent, Round, Side
+from scorekeeper.rounds.confirmation import confirmation_new
 
 
 def game_over(played: int) -> str:
@@ -45,9 +46,11 @@ def round_record(
     entry: list[dict],
     user: User = None,
     client_key: str | None = None,
+    phone: str = "",
 ) -> Round:
     """Score and store round `number`; raises RoundError and stores nothing if it is invalid.
-    `client_key` is the key of a round scored offline (see `scorekeeper.offline.sync`)."""
+    `client_key` is the key of a round scored offline (see `scorekeeper.offline.sync`); `phone`
+    the saving phone's id, whose side's word the round is (`rounds.confirmation`)."""
     game = game_locked(game)
     # The rounds before are not read: their totals are on the sides, so the cost of a save is
     # the same at round 2 and at round 20.
@@ -67,6 +70,7 @@ def round_record(
     _check_entry(sides, entry)
     before = {"totals": totals_of(sides)}
     stored = Round(game=game, number=number, ended_by=ended_by, entry=entry, client_key=client_key)
+    confirmation_new(stored, game, phone)
     status = status_after(game, sides, played, stored)
     stored.full_clean()
     try:
@@ -90,6 +94,7 @@ def round_update(
     user: User = None,
     version: str | None = None,
     client_key: str | None = None,
+    phone: str = "",
 ) -> Round:
     """Correct a round; every later total, meld requirement and the end of the game follow.
     With `version` (the round's `Round.version` when the form was opened), a round changed
@@ -115,6 +120,8 @@ def round_update(
     stored.ended_by, stored.entry = ended_by, entry
     if client_key is not None:
         stored.client_key = client_key
+    # A corrected round is the correcting phone's word, for the other side to confirm again.
+    confirmation_new(stored, game, phone)
     # A correction may end or un-end the game, but one ended by hand stays ended by hand.
     status = status_for(game, sides, rounds)
     stored.full_clean()
@@ -188,7 +195,7 @@ def round_delete_last(
 
 
 @transaction.atomic
-def round_restore(*, game: Game, event_id: int, user: User = None) -> Round:
+def round_restore(*, game: Game, event_id: int, user: User = None, phone: str = "") -> Round:
     """Bring back a deleted round from the game's history as the next round."""
     game = game_locked(game)
     sides, rounds = game_rows(game)
@@ -220,6 +227,7 @@ def round_restore(*, game: Game, event_id: int, user: User = None) -> Round:
         ended_by=event.before.get("ended_by", ""),
         entry=event.before.get("entry"),
     )
+    confirmation_new(stored, game, phone)
     _check_entry(sides, stored.entry)
     before = {"totals": totals_of(sides)}
     status = status_for(game, sides, [*rounds, stored])

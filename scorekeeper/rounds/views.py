@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scorekeeper import engine
-from scorekeeper.access import can_score
+from scorekeeper.access import can_score, phone_id
 from scorekeeper.games import live
 from scorekeeper.games.responses import (
     already_saved_redirect,
@@ -21,7 +21,7 @@ from scorekeeper.games.responses import (
 from scorekeeper.games.selectors import GameView, dealer_for, game_view, new_round_view
 from scorekeeper.games.store import Conflict
 from scorekeeper.portable import round_fields
-from scorekeeper.rounds import page, services
+from scorekeeper.rounds import confirmation, page, services
 
 ROUND_NUMBER_MISSING = (
     "Nothing was saved: the form did not say which round it was for, so it may be an old copy "
@@ -62,6 +62,7 @@ def _round_page(request: HttpRequest, view: GameView, number: int) -> HttpRespon
             data=request.POST,
             htmx=bool(request.htmx),
             user=request.user,
+            phone=phone_id(request),
         )
         if outcome.kind == page.SAVED:
             if outcome.saved is not None:
@@ -159,27 +160,99 @@ def round_edit(request: HttpRequest, public_id: str, number: int) -> HttpRespons
     return _round_page(request, game_view(game), number)
 
 
-@require_GET
-def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+def _round_detail(
+    request: HttpRequest, public_id: str, number: int, *, reason: str = "", error: str = ""
+) -> HttpResponse:
     game = game_or_404(public_id)
     view = game_view(game)
     rows = view.rows
     if not 1 <= number <= len(rows):
         raise Http404("No such round")
     stored, scores = rows[number - 1]
+    scorer = can_score(request, game)
     context = {
         "view": view,
         "game": game,
         "round": stored,
         "scores": list(zip(view.sides, scores, strict=True)),
         "last": number == len(rows),
-        "can_score": can_score(request, game),
+        "can_score": scorer,
+        # In a game whose rounds another side confirms: whether this phone saved the round,
+        # and so hands it over for the other side's word ("Them: confirm").
+        "asked": stored.confirmation in (stored.Confirmation.WAITING, stored.Confirmation.DISPUTED),
+        "own": scorer and stored.entered_phone == phone_id(request),
+        "reason": reason,
+        "reason_error": error,
+        "reason_max": confirmation.REASON_MAX,
     }
     template = "scorekeeper/round_detail.html"
     # The page's own live refresh (its #live section) wants the whole page.
     if request.htmx and request.htmx.target != "live":
         template += "#breakdown"
+    # A refused dispute is the page again with its error, as a refused round form is: 200.
     return render(request, template, context)
+
+
+@require_GET
+def round_detail(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    return _round_detail(request, public_id, number)
+
+
+@require_POST
+def round_confirm(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    """The other side's word that a round is right: one tap on their own phone, or the "Them:
+    confirm" step on the phone that saved it."""
+    game = game_or_404(public_id)
+    scorer_or_403(request, game)
+    try:
+        confirmation.round_confirm(
+            game=game,
+            number=number,
+            version=request.POST.get("round_version") or None,
+            phone=phone_id(request),
+            handed_over=request.POST.get("handed_over") == "1",
+            user=request.user,
+        )
+    except Conflict as conflict:
+        return conflict_redirect(request, game, conflict, editing=True)
+    except engine.RoundError as error:
+        messages.error(request, error.errors[0].message)
+        return redirect("round_detail", public_id=game.public_id, number=number)
+    messages.success(request, f"Round {number} confirmed.")
+    return redirect("game_detail", public_id=game.public_id)
+
+
+@require_POST
+def round_dispute(request: HttpRequest, public_id: str, number: int) -> HttpResponse:
+    """The other side's word that a round is wrong, and why: flagged for the organiser."""
+    game = game_or_404(public_id)
+    scorer_or_403(request, game)
+    reason = request.POST.get("reason", "")
+    try:
+        confirmation.round_dispute(
+            game=game,
+            number=number,
+            version=request.POST.get("round_version") or None,
+            phone=phone_id(request),
+            reason=reason,
+            handed_over=request.POST.get("handed_over") == "1",
+            user=request.user,
+        )
+    except Conflict as conflict:
+        return conflict_redirect(request, game, conflict, editing=True)
+    except engine.RoundError as error:
+        problem = error.errors[0]
+        if problem.path == "reason":
+            # Beside the field, with what was typed.
+            return _round_detail(request, public_id, number, reason=reason, error=problem.message)
+        messages.error(request, problem.message)
+        return redirect("round_detail", public_id=game.public_id, number=number)
+    messages.success(
+        request,
+        f"Round {number} disputed: the organiser sees why. Correct it, or the organiser "
+        "confirms it.",
+    )
+    return redirect("game_detail", public_id=game.public_id)
 
 
 @require_http_methods(["GET", "POST"])
@@ -220,7 +293,9 @@ def round_restore(request: HttpRequest, public_id: str, event_id: int) -> HttpRe
             "scorer link."
         )
     try:
-        restored = services.round_restore(game=game, event_id=event_id, user=request.user)
+        restored = services.round_restore(
+            game=game, event_id=event_id, user=request.user, phone=phone_id(request)
+        )
     except engine.RoundError as error:
         for problem in error.errors:
             messages.error(request, problem.message)

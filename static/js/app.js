@@ -138,7 +138,8 @@ if (document.readyState === "loading") {
   let checking = false;
   async function check() {
     const watched = document.querySelector("[data-watch]");
-    if (!watched || checking || document.hidden) return;
+    // Offline there is nobody to ask: the check waits for the connection ("online" below).
+    if (!watched || checking || document.hidden || !navigator.onLine) return;
     checking = true;
     try {
       const response = await fetch(watched.dataset.watch, {
@@ -158,6 +159,7 @@ if (document.readyState === "loading") {
   }
   setInterval(check, 2000);
   document.addEventListener("visibilitychange", check);
+  window.addEventListener("online", check);
   // A page brought back with the Back button may be minutes old.
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) check();

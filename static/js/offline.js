@@ -7,7 +7,7 @@
 // This is the page's entry (base.html loads it as a module); the work is done by the modules of
 // offline/, each with one job: store.js (IndexedDB), sync.js (the server), status.js (the status
 // line), render.js (the HTML), game.js (the game page and the player's choices), entry.js (round
-// entry), start.js (a game started offline), page.js (redrawing, the engine), kept.js (rounds
+// entry), start.js (a game started offline), confirm.js (a round confirmed offline), page.js (redrawing, the engine), kept.js (rounds
 // saved before the engine loaded), swap.js (pages swapped in place offline). Their imports are
 // relative, so they resolve beside whatever name this file was served by (hashed in production),
 // and offline the service worker answers them from its precache (scorekeeper/offline/shell.py
@@ -17,7 +17,8 @@ import { db } from "./offline/store.js";
 import { sending, showTrouble } from "./offline/status.js";
 import { drawWith, refresh, warmWhenIdle } from "./offline/page.js";
 import { syncNow } from "./offline/sync.js";
-import { flash, gamePage, listenForChoices, shellElsewhere, shellGame, shellPage } from "./offline/game.js";
+import { FLASH, flash, gamePage, listenForChoices, shellElsewhere, shellGame, shellPage } from "./offline/game.js";
+import { confirmForms } from "./offline/confirm.js";
 import { roundEntry, shellRoundForm } from "./offline/entry.js";
 import { startPage } from "./offline/start.js";
 import { swapLinks } from "./offline/swap.js";
@@ -61,6 +62,15 @@ function boot() {
   // The service worker dropped what this phone kept for a former owner (sw.js, checkOwner).
   navigator.serviceWorker?.addEventListener("message", (event) => {
     if (event.data && event.data.type === "forgotten") refresh().catch(showTrouble);
+  });
+  // Offline, the other side's Confirm is kept and sent when the connection returns.
+  confirmForms(document, {
+    said: (text) => {
+      sessionStorage.setItem(FLASH, text);
+      flash();
+      refresh().catch(showTrouble);
+    },
+    sync: () => syncNow().catch(showTrouble),
   });
   window.addEventListener("online", syncNow);
   window.addEventListener("offline", () => refresh().catch(showTrouble));

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import Page
 
-from tests.helpers.journeys import SCREENSHOTS, Journey
+from tests.helpers.journeys import SCREENS, SCREENSHOTS, Journey
 from tests.helpers.offline_browser import recording
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -130,6 +131,32 @@ def journey_folder(test_name: str) -> str:
     or on two pytest workers at once."""
     name = re.sub(r"\[chromium-?", "[", test_name.removeprefix("test_"))
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+@pytest.fixture
+def window(browser, browser_context_args):
+    """A new page in a window of one of SCREENS (a phone, below 600 px: touch), with JavaScript
+    or without; its context closed after the test."""
+    opened = []
+
+    def open_window(screen: str, *, javascript: bool = True) -> Page:
+        width, height = SCREENS[screen]
+        phone = width < 600
+        context = browser.new_context(
+            **{
+                **browser_context_args,
+                "viewport": {"width": width, "height": height},
+                "is_mobile": phone,
+                "has_touch": phone,
+                "java_script_enabled": javascript,
+            }
+        )
+        opened.append(context)
+        return context.new_page()
+
+    yield open_window
+    for context in opened:
+        context.close()
 
 
 @pytest.fixture

@@ -74,6 +74,9 @@ def club(db) -> League:
         house_rules={"rounds": 1},
         play=League.Play.TEAMS,
         user=olive,
+        # Each table's one phone scores alone here; the other side's word on a round is
+        # tests/e2e/test_confirmation.py's journey.
+        confirm_rounds=False,
     )
     today = timezone.localdate()
     services.season_create(

@@ -23,6 +23,7 @@ from leagues.public import projector
 from leagues.public.board_names import short_name
 from scorekeeper import engine
 from scorekeeper.games.demo_rounds import random_game
+from scorekeeper.rounds.confirmation import round_confirm
 from scorekeeper.rounds.services import round_record
 from tests.helpers.browser import sign_in
 from tests.helpers.journeys import assert_fits
@@ -86,14 +87,15 @@ def long_names(count: int) -> list[str]:
 
 def play(league_game: LeagueGame, rounds: int | None, rng: random.Random) -> None:
     """Score the table's game as its phone would, from its next round: up to `rounds` rounds,
-    or to the end with None."""
+    or to the end with None; the other side confirms each round on its own phone."""
     game = league_game.game
     sides = [side.name for side in game.sides.order_by("position")]
     planned = random_game(engine.resolve_rules(game.rules), sides, rng=rng)
     done = game.rounds.count()
     for number, round_ in enumerate(planned[done:rounds], start=done + 1):
         ended_by, entry = round_entry(round_)
-        round_record(game=game, number=number, ended_by=ended_by, entry=entry)
+        round_record(game=game, number=number, ended_by=ended_by, entry=entry, phone="scorer")
+        round_confirm(game=game, number=number, version=None, phone="other-side")
 
 
 def seated_night(league: League, date: datetime.date, players: list, tables: int) -> ClubNight:

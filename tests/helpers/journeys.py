@@ -17,6 +17,8 @@ SCREENSHOTS = Path(os.environ.get("E2E_SCREENSHOTS", REPO / "e2e-screenshots"))
 # WCAG 2.0, 2.1 and 2.2, levels A and AA: the rules axe-core tags with these.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 AXE_URL = f"{settings.STATIC_URL}vendor/axe-core/axe.min.js"
+# A phone and a laptop, as the pages are checked at (the `window` fixture opens them).
+SCREENS = {"360": (360, 740), "1280": (1280, 800)}
 
 
 @dataclass

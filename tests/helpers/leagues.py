@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 
 from leagues import services
 from leagues.models import League, LeagueGame, Player
+from scorekeeper.rounds.confirmation import round_confirm
 from scorekeeper.rounds.services import round_record
 
 NIGHT = datetime.date(2026, 10, 1)
@@ -33,8 +34,10 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 
 def league_with(organiser, *, preset="ten-thousand", play=None, **settings) -> League:
-    """A league whose games are one round long, so that a game's totals are what we type."""
+    """A league whose games are one round long, so that a game's totals are what we type.
+    Its rounds count once saved, as most tests want: those of confirmation ask for it."""
     house = {"target_score": None, "rounds": 1, **settings.pop("house_rules", {})}
+    settings.setdefault("confirm_rounds", False)
     league = services.league_create(
         name="Thursday Club",
         slug="thursday",
@@ -98,15 +101,31 @@ def play(league_game: LeagueGame, totals: list[int]) -> None:
     play_rounds(league_game, totals)
 
 
-def play_rounds(league_game: LeagueGame, *totals_by_round: list[int]) -> None:
-    """Rounds in which the stock runs out and each side scores what it melded."""
+def play_rounds(
+    league_game: LeagueGame, *totals_by_round: list[int], confirmed: bool = True
+) -> None:
+    """Rounds in which the stock runs out and each side scores what it melded, each confirmed
+    by the other side's phone where the table confirms its rounds (unless `confirmed` False)."""
     for number, totals in enumerate(totals_by_round, start=1):
         round_record(
             game=league_game.game,
             number=number,
             ended_by="stock_exhausted",
             entry=[{"melded_points": total} for total in totals],
+            phone="scoring-phone",
         )
+    if confirmed:
+        confirm_rounds(league_game)
+
+
+def confirm_rounds(league_game: LeagueGame) -> None:
+    """Every round of the game not confirmed yet, confirmed from the other side's phone."""
+    game = league_game.game
+    game.refresh_from_db()
+    if not game.confirm_rounds:
+        return
+    for stored in game.rounds.exclude(confirmation="confirmed").order_by("number"):
+        round_confirm(game=game, number=stored.number, version=None, phone="their-phone")
 
 
 def league_form(**changes) -> dict:
@@ -122,6 +141,8 @@ def league_form(**changes) -> dict:
         "win_points": "3",
         "tie_points": "1",
         "loss_points": "0",
+        # As `league_with` makes them: rounds count once saved.
+        "confirm_rounds": "off",
         "visibility": "public",
         "rules_for": "ten-thousand",
     }

@@ -78,6 +78,9 @@ class StandingsSheet:
     # Further lines under the table: how the rating is made, what the marks mean.
     notes: tuple[str, ...] = ()
     empty: str = "No games counted yet."
+    # Right under the table: the organiser's league points adjustments, a heading line first
+    # ("* League points adjusted by the organiser:"), one line each; none without any.
+    adjustments: tuple[str, ...] = ()
 
 
 def _day(day: datetime.date) -> str:
@@ -255,6 +258,11 @@ def standings_story(sheet: StandingsSheet, *, paper: str) -> tuple[bool, list[Fl
     story.append(Spacer(0, 3 * mm))
     story.append(_table(sheet, widths, size))
     story.append(Spacer(0, 3 * mm))
+    for line in sheet.adjustments:
+        story.append(text(line, SMALL))
+        story.append(Spacer(0, 1 * mm))
+    if sheet.adjustments:
+        story.append(Spacer(0, 2 * mm))
     for line in (sheet.tie_break, sheet.scoring, *sheet.notes):
         if line:
             story.append(text(line, SMALL))

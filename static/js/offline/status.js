@@ -2,12 +2,13 @@
 // a failed send and its countdown, when this phone last synced; and trouble on this phone, said
 // there rather than only in the console.
 
-import { db } from "./store.js";
+import { CONFIRMS, db } from "./store.js";
 import { plural } from "./render.js";
 
 // The last send's failure, {reason, at} (at: when the next try is, ms since the epoch), kept
-// until a send goes through; the line counts down to it. Set by sync.js.
-export const sending = { failure: null };
+// until a send goes through; the line counts down to it. Set by sync.js, as is `refused`: why
+// the server did not take rounds confirmed here while offline, said until the next send.
+export const sending = { failure: null, refused: "" };
 
 // Whether the game this page shows can be scored offline: null (not a scorer's game page),
 // "loading", "ready", or "failed" with the reason. Set by game.js's keepForOffline.
@@ -27,7 +28,7 @@ export function clock(ms) {
 
 /** The line's text. `waiting`: the waiting rounds of every game; `local`: how many games started
  *  on this phone wait to be created; `lastSynced`, `now`: ms since the epoch. */
-export function statusText({ online, failure, now, waiting, local, lastSynced }) {
+export function statusText({ online, failure, now, waiting, local, lastSynced, confirms = 0, refused = "" }) {
   const needChoice = waiting.filter((r) => r.state !== "waiting");
   const parts = [];
   if (failure && online) {
@@ -39,7 +40,9 @@ export function statusText({ online, failure, now, waiting, local, lastSynced })
   if (waiting.length) parts.push(`${plural(waiting.length, "round")} waiting to send`);
   if (needChoice.length) parts.push(`${plural(needChoice.length, "round")} need${needChoice.length === 1 ? "s" : ""} your choice`);
   if (local) parts.push(`${plural(local, "game")} started offline waiting to send`);
-  if (lastSynced && !waiting.length && !local) parts.push(`Last synced ${clock(lastSynced)}`);
+  if (confirms) parts.push(`${plural(confirms, "confirmation")} waiting to send`);
+  if (refused) parts.push(refused);
+  if (lastSynced && !waiting.length && !local && !confirms) parts.push(`Last synced ${clock(lastSynced)}`);
   return parts.join(" · ");
 }
 
@@ -54,7 +57,10 @@ export async function currentStatus({ store = db, online = navigator.onLine, now
   const waiting = await store.waitingFor();
   const local = (await store.gamesAll()).filter((g) => g.local).length;
   const lastSynced = await store.metaGet("last_synced");
-  return statusText({ online, failure: sending.failure, now, waiting, local, lastSynced });
+  const confirms = ((await store.metaGet(CONFIRMS)) || []).length;
+  return statusText({
+    online, failure: sending.failure, now, waiting, local, lastSynced, confirms, refused: sending.refused,
+  });
 }
 
 let statusTick = null;

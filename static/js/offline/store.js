@@ -116,5 +116,9 @@ export function openStore(factory) {
   };
 }
 
+// The meta value where the rounds confirmed while offline wait to be sent: a list of
+// {game, number, version, handedOver} (confirm.js adds, sync.js sends).
+export const CONFIRMS = "confirms";
+
 /** The page's store: every module shares this one connection. */
 export const db = openStore();

@@ -1,9 +1,10 @@
 // Talking to the server: the server's copy of a game kept on the phone, and what waits sent, in
-// order: games started here first, then each game's waiting rounds. A round is dropped from the
+// order: games started here first, then each game's waiting rounds, then the rounds confirmed
+// here while offline (confirm.js). A round is dropped from the
 // phone only once the server has it; a failed send is said on the status line and tried again,
 // later each time (BACKOFF).
 
-import { db } from "./store.js";
+import { CONFIRMS, db } from "./store.js";
 import { gameUrl } from "./render.js";
 import { sending } from "./status.js";
 import { compute, refresh } from "./page.js";
@@ -160,6 +161,31 @@ export async function sendWaiting({ store = db, post = postJSON } = {}) {
   }
 }
 
+/** Send each round confirmed on this phone while offline, after the rounds: a confirmation the
+ *  server answered (confirmed, or refused because the round changed or went since) leaves the
+ *  list, and the refusals are returned as sentences for the status line; a failed send keeps
+ *  it (SendFailed is thrown, tried again later). */
+export async function sendConfirms({ store = db, post = postJSON } = {}) {
+  const refused = [];
+  let left = (await store.metaGet(CONFIRMS)) || [];
+  for (const sent of [...left]) {
+    const { status, data } = await post(`${gameUrl(sent.game)}offline/confirm/`, {
+      number: sent.number,
+      version: sent.version || null,
+      handed_over: Boolean(sent.handedOver),
+    });
+    if (status === 403 && (data.errors || []).some((e) => e.key === "csrf")) {
+      throw new SendFailed("this phone's security token is out of date (open any page of the app)");
+    }
+    if (status !== 200) {
+      refused.push(messagesOf(data, `Round ${sent.number} was not confirmed (error ${status}).`));
+    }
+    left = left.filter((each) => !(each.game === sent.game && each.number === sent.number));
+    await store.metaPut(CONFIRMS, left);
+  }
+  return refused;
+}
+
 // The Web Lock a tab holds while it sends (navigator.locks): one tab of the browser at a time.
 export const SYNC_LOCK = "scorekeeper-offline-sync";
 
@@ -206,10 +232,13 @@ export function sender({
       // them, so that what is sent is what the player would have seen.
       if ((await store.waitingFor()).some((r) => r.unscored)) await score({ store, run: compute });
       await sendWaiting({ store, post });
+      const confirms = ((await store.metaGet(CONFIRMS)) || []).length;
+      const refused = await sendConfirms({ store, post });
+      shown.refused = refused.join(" ");
       state.failures = 0;
       shown.failure = null;
       // "Last synced" is when this phone last exchanged a game with the server, not a page view.
-      if (local || waiting) await store.metaPut("last_synced", now());
+      if (local || waiting || confirms) await store.metaPut("last_synced", now());
     } catch (error) {
       state.failures += 1;
       const delay = backoff(state.failures);

@@ -16,9 +16,10 @@ from tests.helpers.leagues import UserFactory, league_with, members, play, table
 from tests.helpers.pages import csv_rows, csv_text, read_csv
 
 OCT = [datetime.date(2026, 10, day) for day in (1, 8, 15)]
-# For a visitor who is not signed in, as the PDFs: league, seasons, the kept standing rows.
-SEASON_STANDINGS_QUERIES = 3
-ALL_TIME_STANDINGS_QUERIES = 2
+# For a visitor who is not signed in, as the PDFs: league, seasons, the kept standing rows (with
+# their adjustments summed), the adjustments' notes.
+SEASON_STANDINGS_QUERIES = 4
+ALL_TIME_STANDINGS_QUERIES = 3
 # League, seasons, the most sides a game has, the games with their nights and round counts, and
 # their sides: the last two read a chunk at a time, side by side.
 GAMES_QUERIES = 5
@@ -39,6 +40,8 @@ STANDINGS_HEADER = [
     "Average margin",
     "Rating",
     "Last five",
+    "Points adjusted",
+    "Adjustments",
 ]
 GAMES_HEADER = [
     "Date",
@@ -150,21 +153,21 @@ def test_season_standings_csv_has_the_columns_of_the_page(client, small):
     text = csv_text(response)
     # The figures as the page rounds them, bare, in plain digits with a hyphen-minus.
     assert text.split("\r\n")[1:] == [
-        f'1,"No","Ann ""Ace"", Jr",2,1,1,0,0,100,500,300,500.0,200.0,{ann},"W"',
+        f'1,"No","Ann ""Ace"", Jr",2,1,1,0,0,100,500,300,500.0,200.0,{ann},"W",0,""',
         # Tied on everything, the two share second place: rank 2, tied, in name order ("="
         # comes before "Z"); the formula is defused.
-        f'2,"Yes","\'=cmd|\' /C calc\'!A0",1,1,0,1,0,50,400,400,400.0,0.0,{evil},"T"',
-        f'2,"Yes","Zoë",1,1,0,1,0,50,400,400,400.0,0.0,{zoe},"T"',
-        f'4,"No","Bob\nBrown",0,1,0,0,1,0,300,500,300.0,-200.0,{bob},"L"',
+        f'2,"Yes","\'=cmd|\' /C calc\'!A0",1,1,0,1,0,50,400,400,400.0,0.0,{evil},"T",0,""',
+        f'2,"Yes","Zoë",1,1,0,1,0,50,400,400,400.0,0.0,{zoe},"T",0,""',
+        f'4,"No","Bob\nBrown",0,1,0,0,1,0,300,500,300.0,-200.0,{bob},"L",0,""',
         "",
     ]
     # Read as the csv module reads numbers (QUOTE_NONNUMERIC): every unquoted cell a float.
     assert read_csv(text, quoting=csv.QUOTE_NONNUMERIC) == [
         STANDINGS_HEADER,
-        [1, "No", ANN, 2, 1, 1, 0, 0, 100, 500, 300, 500, 200, float(ann), "W"],
-        [2, "Yes", "'" + EVIL, 1, 1, 0, 1, 0, 50, 400, 400, 400, 0, float(evil), "T"],
-        [2, "Yes", "Zoë", 1, 1, 0, 1, 0, 50, 400, 400, 400, 0, float(zoe), "T"],
-        [4, "No", BOB, 0, 1, 0, 0, 1, 0, 300, 500, 300, -200, float(bob), "L"],
+        [1, "No", ANN, 2, 1, 1, 0, 0, 100, 500, 300, 500, 200, float(ann), "W", 0, ""],
+        [2, "Yes", "'" + EVIL, 1, 1, 0, 1, 0, 50, 400, 400, 400, 0, float(evil), "T", 0, ""],
+        [2, "Yes", "Zoë", 1, 1, 0, 1, 0, 50, 400, 400, 400, 0, float(zoe), "T", 0, ""],
+        [4, "No", BOB, 0, 1, 0, 0, 1, 0, 300, 500, 300, -200, float(bob), "L", 0, ""],
     ]  # fmt: skip
 
 

@@ -20,8 +20,9 @@ PRINTED = datetime.date(2026, 11, 22)
 BAD_PAPER = "paper: 'a3' is not a paper size we print on; choose a4 or letter."
 
 # For a visitor who is not signed in.
-STANDINGS_PDF_QUERIES = 3  # league, seasons, the kept standing rows
-ALL_TIME_PDF_QUERIES = 2  # league, the kept standing rows
+# League, seasons, the kept standing rows (with their adjustments summed), the adjustments' notes.
+STANDINGS_PDF_QUERIES = 4
+ALL_TIME_PDF_QUERIES = 3  # league, the kept standing rows, the adjustments' notes
 SCORE_SHEET_QUERIES = 2  # league, seasons
 
 

@@ -10,10 +10,11 @@ from leagues.models import League
 from tests.helpers.leagues import UserFactory, league_with, members, play, table_game
 
 # For a visitor who is not signed in.
-STANDINGS_QUERIES = 3  # league, seasons, the kept standing rows
+# League, seasons, the kept standing rows (with their adjustments summed), the adjustments' notes.
+STANDINGS_QUERIES = 4
 HEAD_TO_HEAD_QUERIES = 5  # league, seasons, the season's players, pairs, standing rows
 HEAD_TO_HEAD_PLAYER_QUERIES = 5  # league, seasons, the season's players, opponents, partners
-LEAGUE_QUERIES = 4  # league, seasons, standing rows, nights
+LEAGUE_QUERIES = 5  # league, seasons, standing rows, the adjustments' notes, nights
 # league, membership, count, the all-time standing row (rule sets with their card figures, the
 # rating chart, partners and opponents, all kept), the names of the partners and opponents shown,
 # a page of history and its tables' players, other leagues

@@ -161,6 +161,7 @@ def open_game(scorer):
 
 def _check(client: Client, game: Game, url: str, data, *, htmx: bool, urlencoded: bool) -> None:
     before = game_rows(game)
+    next_number = game.rounds.count() + 1
     extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     response = _post(client, url, data, urlencoded=urlencoded, **extra)
     assert response.status_code < 500, (url, data)
@@ -175,8 +176,10 @@ def _check(client: Client, game: Game, url: str, data, *, htmx: bool, urlencoded
         assert response["Location"] == f"/g/{game.public_id}/"
         # A key drawn with no values is not posted at all, as a browser would send it.
         posted = {"round_number": (data.get("round_number") or [""])[-1]}
-        if url.endswith("/rounds/new/") and round_fields.posted_round_number(posted) is None:
-            # A new round without its number: refused, as a repeat of the same form would be.
+        number = round_fields.posted_round_number(posted)
+        if url.endswith("/rounds/new/") and (number is None or number > next_number):
+            # A new round without its number: refused, as a repeat of the same form would be;
+            # one for a round past the next: refused, as a round deleted meanwhile leaves it.
             assert after == before, (url, data)
         else:
             assert after["events"][0] == before["events"][0] + 1
