@@ -35,7 +35,9 @@ from django.test import Client  # noqa: E402
 
 from bench.baseline import hello_world_ms, ratio  # noqa: E402
 from scorekeeper.games import services  # noqa: E402
+from scorekeeper.models import Game, Round  # noqa: E402
 from scorekeeper.portable.start_fields import SideSpec  # noqa: E402
+from scorekeeper.rounds.confirmation import round_confirm  # noqa: E402
 from scorekeeper.rounds.services import round_delete_last, round_record  # noqa: E402
 
 ROUNDS = 20
@@ -91,6 +93,25 @@ def save_times(number: int, saves: int) -> list[float]:
     return sorted(times)
 
 
+def confirm_times(number: int, confirms: int) -> list[float]:
+    """The time of the other side confirming round `number` of a game that asks for it (a club
+    night's), `confirms` times (the round set waiting again after each, untimed)."""
+    game = services.game_start(preset="sevens", sides=[SideSpec("Ann"), SideSpec("Bob")])
+    Game.objects.filter(pk=game.pk).update(confirm_rounds=True)
+    game.refresh_from_db()
+    for earlier in range(1, number + 1):
+        round_record(
+            game=game, number=earlier, ended_by="stock_exhausted", entry=STORED, phone="ann"
+        )
+    times = []
+    for _ in range(confirms):
+        start = time.perf_counter()
+        round_confirm(game=game, number=number, version=None, phone="bob")
+        times.append((time.perf_counter() - start) * 1000)
+        Round.objects.filter(game=game, number=number).update(confirmation="waiting")
+    return sorted(times)
+
+
 def main(requests: int) -> None:
     call_command("migrate", verbosity=0)
     game = services.game_start(preset="sevens", sides=[SideSpec("Ann"), SideSpec("Bob")])
@@ -138,6 +159,10 @@ def main(requests: int) -> None:
         f"  round {ROUNDS} over round 2: "
         f"{statistics.median(at_20) / statistics.median(at_2):.2f} (the same work: 1.0 or near)"
     )
+    confirmed_2, confirmed_20 = confirm_times(2, requests), confirm_times(ROUNDS, requests)
+    print("confirming a round (the other side's one tap, the service it calls):")
+    print("  " + line("round 2", confirmed_2, hello))
+    print("  " + line(f"round {ROUNDS}", confirmed_20, hello))
 
 
 def parse_args() -> argparse.Namespace:

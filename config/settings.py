@@ -138,11 +138,11 @@ TEMPLATES = [
     },
 ]
 
-# An SQLite file beside manage.py unless DATABASE_URL names another database; `migrate`
-# creates the file on first run.
+# An SQLite file beside manage.py unless DATABASE_URL names another database (set but empty, as
+# `DATABASE_URL= make run` leaves it, is unset); `migrate` creates the file on first run.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("CONN_MAX_AGE", 60),
         conn_health_checks=True,
     )

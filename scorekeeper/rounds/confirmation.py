@@ -9,7 +9,6 @@ is confirmed."""
 from django.db import transaction
 from django.utils import timezone
 
-from scorekeeper.games.scoring import status_for
 from scorekeeper.games.store import (
     Conflict,
     User,
@@ -78,9 +77,8 @@ def _checked(
     if stored.dispute_reason:
         after["reason"] = stored.dispute_reason
     event_log(game, kind, user, round_number=stored.number, before=before, after=after)
-    game_scored.send(
-        sender=Game, game=game, sides=sides, status=status_for(game, sides, rounds), whole=True
-    )
+    # Nothing was scored again: a listener that needs the game's figures scores it itself.
+    game_scored.send(sender=Game, game=game, sides=sides, status=None, whole=False)
 
 
 @transaction.atomic
@@ -185,9 +183,8 @@ def rounds_confirm_all(*, game: Game, organiser: str, user: User = None) -> list
         )
     Round.objects.bulk_update(asked, ["confirmation", "checked_by", "checked_at", "dispute_reason"])
     game_save(game)
-    game_scored.send(
-        sender=Game, game=game, sides=sides, status=status_for(game, sides, rounds), whole=True
-    )
+    # Nothing was scored again: a listener that needs the game's figures scores it itself.
+    game_scored.send(sender=Game, game=game, sides=sides, status=None, whole=False)
     return [r.number for r in asked]
 
 

@@ -38,15 +38,18 @@ function loadPython(indexURL) {
   python ??= retried(
     (async () => {
       const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+      let limit;
+      // The limit's timer goes once Pyodide has loaded (or failed): left running, it held the
+      // worker's event loop (and node's tests of it) for its two minutes.
       return Promise.race([
         loadPyodide({ indexURL }),
         new Promise((_, reject) => {
-          setTimeout(
+          limit = setTimeout(
             () => reject(new Error(`Pyodide did not load within ${LOAD_LIMIT_MS / 1000} s.`)),
             LOAD_LIMIT_MS,
           );
         }),
-      ]);
+      ]).finally(() => clearTimeout(limit));
     })(),
     () => {
       python = null;

@@ -73,6 +73,13 @@ def test_without_database_url_the_database_is_an_sqlite_file_in_the_project():
     assert values["NAME"] == str(REPO / "db.sqlite3")
 
 
+def test_an_empty_database_url_is_taken_as_unset():
+    values = read_settings(DEBUG="1", DATABASE_URL="")
+
+    assert values["ENGINE"] == "django.db.backends.sqlite3"
+    assert values["NAME"] == str(REPO / "db.sqlite3")
+
+
 def test_an_sqlite_database_takes_its_write_lock_up_front_waits_when_busy_and_uses_wal():
     assert read_settings(DEBUG="1")["OPTIONS"] == {
         "transaction_mode": "IMMEDIATE",

@@ -63,7 +63,13 @@ def parameters(league: League) -> dict[str, dict[str, object]]:
         "player_id": player.pk,
         "league_game_id": counted.pk,
     }
-    return {"*": common, "game_unvoid": {**common, "league_game_id": voided.pk}}
+    return {
+        "*": common,
+        "game_unvoid": {**common, "league_game_id": voided.pk},
+        # Post only (its Remove button is on the adjustments page): the demo has none to remove,
+        # and a GET answers 405 whatever the number.
+        "adjustment_remove": {**common, "adjustment_id": 1},
+    }
 
 
 def league_pages(league: League) -> list[tuple[str, str]]:
