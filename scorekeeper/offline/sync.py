@@ -23,9 +23,10 @@ from scorekeeper.engine.formatting import listing, number, rule_set_name, signed
 from scorekeeper.games import services as games
 from scorekeeper.games.live import game_etag
 from scorekeeper.games.scoring import round_errors
-from scorekeeper.games.store import Conflict, User
+from scorekeeper.games.store import Conflict, User, game_locked
 from scorekeeper.models import Game, Round, RoundScore
 from scorekeeper.portable import start_fields
+from scorekeeper.rounds.confirmation import round_confirm
 from scorekeeper.rounds.services import round_record, round_update
 
 # Where a round sent from a phone goes.
@@ -254,6 +255,28 @@ def confirm_sent(body: bytes) -> ConfirmSent:
         ]
     )
     return ConfirmSent(number=sent, version=version, handed_over=bool(handed))
+
+
+@transaction.atomic
+def confirm_sync(*, game: Game, sent: ConfirmSent, phone: str, user: User = None) -> bool:
+    """Record the other side's word on a round, given while the phone was offline: True when
+    the round was confirmed already (sent again after an answer lost on the way, or confirmed
+    on another phone meanwhile), and nothing changes. Raises Conflict when the round changed
+    or went since the phone showed it, RoundError when it is refused."""
+    # First the game's row: the same confirmation sent twice at once waits here, then finds it.
+    game = game_locked(game)
+    stored = game.rounds.filter(number=sent.number).first()
+    if stored is not None and stored.confirmation == Round.Confirmation.CONFIRMED:
+        return True
+    round_confirm(
+        game=game,
+        number=sent.number,
+        version=sent.version,
+        phone=phone,
+        handed_over=sent.handed_over,
+        user=user,
+    )
+    return False
 
 
 def game_sent(body: bytes) -> GameSent:

@@ -24,7 +24,6 @@ from scorekeeper.games import live
 from scorekeeper.games.store import Conflict
 from scorekeeper.models import Game
 from scorekeeper.offline import pack, shell, sync
-from scorekeeper.rounds import confirmation
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +78,17 @@ def _body(request: HttpRequest) -> bytes:
         # Refused here, in words and in JSON (django.request logs the 413 in one line),
         # rather than as Django's logged traceback.
         raise TooBig([engine.FieldError("__all__", TOO_BIG)]) from None
+
+
+def _scorers_game(request: HttpRequest, public_id: str) -> tuple[Game | None, HttpResponse | None]:
+    """The game at this address if this phone scores it; else the answer that says why not
+    (404 no such game, 403 not a scorer)."""
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None:
+        return None, _said("__all__", NO_GAME, 404)
+    if not can_score(request, game):
+        return None, _said("__all__", sync.NOT_A_SCORER, 403)
+    return game, None
 
 
 def _busy_as_json(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -150,11 +160,9 @@ def game_create(request: HttpRequest) -> HttpResponse:
 def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
     """Store a round scored offline: 201 stored, 200 already stored, 409 another phone's round
     is at that number, 400 refused (nothing stored)."""
-    game = Game.objects.filter(public_id=public_id).first()
-    if game is None:
-        return _said("__all__", NO_GAME, 404)
-    if not can_score(request, game):
-        return _said("__all__", sync.NOT_A_SCORER, 403)
+    game, refused = _scorers_game(request, public_id)
+    if refused is not None:
+        return refused
     try:
         sent = sync.round_sent(_body(request))
         synced = sync.round_sync(
@@ -181,24 +189,13 @@ def round_send(request: HttpRequest, public_id: str) -> HttpResponse:
 def confirm_send(request: HttpRequest, public_id: str) -> HttpResponse:
     """The other side's word on a round, given while the phone was offline: 200 confirmed (or
     confirmed already), 409 the round changed or went since the phone showed it, 400 refused."""
-    game = Game.objects.filter(public_id=public_id).first()
-    if game is None:
-        return _said("__all__", NO_GAME, 404)
-    if not can_score(request, game):
-        return _said("__all__", sync.NOT_A_SCORER, 403)
+    game, refused = _scorers_game(request, public_id)
+    if refused is not None:
+        return refused
     try:
         sent = sync.confirm_sent(_body(request))
-        stored = game.rounds.filter(number=sent.number).first()
-        if stored is not None and stored.confirmation == stored.Confirmation.CONFIRMED:
-            # Sent again after an answer lost on the way, or confirmed on another phone meanwhile.
-            return JsonResponse({"number": sent.number, "confirmed": True, "already": True})
-        confirmation.round_confirm(
-            game=game,
-            number=sent.number,
-            version=sent.version,
-            phone=phone_id(request),
-            handed_over=sent.handed_over,
-            user=request.user,
+        already = sync.confirm_sync(
+            game=game, sent=sent, phone=phone_id(request), user=request.user
         )
     except TooBig as error:
         return _errors(error.errors, 413)
@@ -206,7 +203,7 @@ def confirm_send(request: HttpRequest, public_id: str) -> HttpResponse:
         return _said("round", conflict.errors[0].message, 409)
     except engine.RoundError as error:
         return _errors(error.errors)
-    return JsonResponse({"number": sent.number, "confirmed": True, "already": False})
+    return JsonResponse({"number": sent.number, "confirmed": True, "already": already})
 
 
 # The address names the content, so a browser may keep it for good.
