@@ -11,7 +11,7 @@ AXE_VERSION := 4.14.1
 PYODIDE_VERSION := 314.0.7
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast test-database test-browser test-engine test-js lint lint-js node_modules format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
+.PHONY: help run test test-fast test-database test-backends test-browser test-engine test-js lint lint-js node_modules format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -74,6 +74,11 @@ test-fast: test-database test-engine test-js
 # Every test that talks to the database, but the browser journeys.
 test-database: $(VENV)/.installed-dev
 	$(PYTEST) $(XDIST) -m "not browser and not engine"
+
+# The database tests of what SQLite and PostgreSQL do differently (tests/conftest.py, BACKENDS):
+# CI runs them on the database `make test` does not use.
+test-backends: $(VENV)/.installed-dev
+	$(PYTEST) $(XDIST) -m "backends and not browser and not engine"
 
 # The engine's tests, with its line and branch coverage: the run fails below 95%.
 test-engine: $(VENV)/.installed-dev

@@ -277,7 +277,7 @@ def _record(preset: str, tally: dict) -> RulesetRecord:
     ranked = sorted(kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
     rounds = tally["rounds"]
     scores_red_threes = rules is not None and bool(rules.red_three_bonus)
-    hand, foot = (rules.words["hand"], rules.words["foot"]) if rules else ("hand", "foot")
+    held = rules.words["held"] if rules else "hand and foot"
     return RulesetRecord(
         preset=preset,
         name=rule_set_name(preset),
@@ -296,7 +296,7 @@ def _record(preset: str, tally: dict) -> RulesetRecord:
         red_threes_label=(
             "Red threes laid down" if scores_red_threes or tally["red_threes"] else ""
         ),
-        hand_label=f"Left in {hand} and {foot}",
+        hand_label=f"Left in {held}",
     )
 
 

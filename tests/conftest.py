@@ -3,7 +3,11 @@
 - `browser`: tests/e2e, the journeys in Chromium. They run once in CI, against PostgreSQL.
 - `engine`: tests/scorekeeper/engine, plain Python with no database. They run once in CI, in
   `make test` on PostgreSQL, where the engine's coverage is measured.
-- every other test runs on both databases.
+- `backends`: the tests of what SQLite and PostgreSQL can do differently (locking and
+  concurrent saves, transactions, constraints, migrations, query counts, raw SQL, imports,
+  the SQLite file's settings), chosen by file below. CI runs every other database test once,
+  on PostgreSQL, inside `make test`, and these once more on SQLite; `make test` with no
+  DATABASE_URL runs them all on SQLite.
 """
 
 import copy
@@ -27,7 +31,50 @@ BY_FOLDER = {
 }
 
 
-# First, so that `-m browser` and `-m engine` select by these markers.
+# Files whose tests reach what differs between the two databases (see `backends` above).
+BACKENDS = (
+    "config/test_sqlite_file.py",
+    "config/test_settings.py",
+    "config/test_scale_out.py",
+    "**/test_*concurrency*.py",
+    "**/test_*races*.py",
+    "**/test_sent_twice.py",
+    "**/test_merge_and_edit.py",
+    "**/test_rematch_and_claim_twice.py",
+    "**/test_double_submits.py",
+    "**/test_migrations.py",
+    "**/test_*queries*.py",
+    "**/test_player_page_pages.py",
+    "**/test_save_cost.py",
+    "**/test_game_list.py",
+    "leagues/public/test_projector.py",
+    "leagues/public/test_csv.py",
+    "leagues/public/test_head_to_head.py",
+    "leagues/public/test_league_pdfs.py",
+    "leagues/public/test_night_packs.py",
+    "leagues/backup/test_*.py",
+    "leagues/organiser/test_adjustments.py",
+    "leagues/organiser/test_league_audit.py",
+    "leagues/test_kept_standings.py",
+    "leagues/test_night_results.py",
+    "leagues/test_night_timer.py",
+    "scorekeeper/offline/test_sync*.py",
+    "scorekeeper/offline/test_shell.py",
+    "scorekeeper/documents/test_pdf_cache.py",
+    "scorekeeper/documents/test_pdf_views.py",
+    "scorekeeper/games/test_views.py",
+    "scorekeeper/rounds/test_audit.py",
+    "scorekeeper/rounds/test_live.py",
+)
+
+
+def backend_specific(path: Path) -> bool:
+    """Whether a test file is one of BACKENDS."""
+    relative = path.relative_to(HERE)
+    return any(relative.match(pattern) or str(relative) == pattern for pattern in BACKENDS)
+
+
+# First, so that `-m browser`, `-m engine` and `-m backends` select by these markers.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items):
     for item in items:
@@ -35,6 +82,8 @@ def pytest_collection_modifyitems(items):
         for folder, marker in BY_FOLDER.items():
             if folder == path.parent or folder in path.parents:
                 item.add_marker(getattr(pytest.mark, marker))
+        if HERE in path.parents and backend_specific(path):
+            item.add_marker(pytest.mark.backends)
 
 
 def pytest_report_header(config):

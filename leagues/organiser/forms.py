@@ -293,7 +293,8 @@ class LeagueForm(Form):
 
 
 def _preset_play(preset: str) -> str:
-    return League.Play.SINGLES if preset == "baskets" else League.Play.TEAMS
+    partnerships = engine.RULESETS[preset].partnerships if preset in engine.RULESETS else True
+    return League.Play.TEAMS if partnerships else League.Play.SINGLES
 
 
 def _free_slug(slug: str) -> str:

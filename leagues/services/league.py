@@ -137,8 +137,7 @@ def league_create(
 
 
 def _default_play(rules: engine.RuleSet) -> str:
-    # Baskets is a game for two players; the other presets are partnership games.
-    return League.Play.SINGLES if rules.id == "baskets" else League.Play.TEAMS
+    return League.Play.TEAMS if rules.partnerships else League.Play.SINGLES
 
 
 @transaction.atomic

@@ -120,6 +120,60 @@ ROUNDS: dict[str, dict[str, Any]] = {
             },
         ]
     },
+    "canasta": {
+        "sides": [
+            {
+                "name": "Us",
+                "went_out": True,
+                "canastas": {"natural": 1, "mixed": 1},
+                "melded_points": 470,
+                "red_threes": 1,
+            },
+            {
+                "name": "Them",
+                "canastas": {"mixed": 1},
+                "melded_points": 210,
+                "hand_points": 85,
+                "red_threes": 2,
+            },
+        ]
+    },
+    "samba": {
+        "sides": [
+            {
+                "name": "Us",
+                "went_out": True,
+                "canastas": {"samba": 1, "natural": 1, "mixed": 1},
+                "melded_points": 690,
+                "red_threes": 2,
+            },
+            {
+                "name": "Them",
+                "canastas": {"natural": 1},
+                "melded_points": 320,
+                "hand_points": 140,
+                "red_threes": 1,
+            },
+        ]
+    },
+    "buraco": {
+        "sides": [
+            {
+                "name": "Us",
+                "went_out": True,
+                "canastas": {"clean": 1, "dirty": 2},
+                "melded_points": 415,
+                "hand_points": 25,
+            },
+            {
+                "name": "Them",
+                "canastas": {"dirty": 1},
+                "melded_points": 160,
+                "hand_points": 95,
+                "foot_picked_up": False,
+            },
+        ]
+    },
 }
 
 

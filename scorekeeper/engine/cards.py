@@ -21,6 +21,12 @@ _RANK_NAMES = {
 }
 
 
+# Canastas of one rank (or, in Buraco, a sequence) without wild cards, and those with some.
+NATURAL_KINDS = ("natural", "clean")
+# Samba's samba: seven cards in sequence in one suit, from the four up to the ace, no wild card.
+SEQUENCE_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
 def rank_name(rank: str, count: int = 2) -> str:
     """`king`, `kings`, `7s`, `black threes`."""
     singular, plural = _RANK_NAMES.get(rank, (rank, rank + "s"))
@@ -45,9 +51,12 @@ def points_of(rules: RuleSet, counts: Mapping[str, int]) -> int:
 def allowed_ranks(rules: RuleSet, pile: str) -> set[str]:
     """The ranks a pile may hold: "melded", "hand" or plain "cards" (card_points)."""
     ranks = set(rules.card_values)
-    if pile == "hand" or (pile == "melded" and not rules.black_threes_meld):
-        # Where threes score on their own, the threes in hand are their own fields, and black
-        # threes reach the table only where the rules let them be melded.
+    if (pile == "hand" and rules.threes_apart) or (
+        pile == "melded" and not rules.black_threes_meld
+    ):
+        # Where threes in hand are counted apart, they are their own fields, and black threes
+        # reach the table only where the rules let them be melded; Canasta's black three in
+        # hand is an ordinary card.
         ranks.discard("black3")
     return ranks
 
@@ -88,7 +97,7 @@ def read_cards(
 
 def _refusal(rules: RuleSet, rank: Any, pile: str, allowed: set[str]) -> str:
     threes = ("3", "red3", "black3")
-    if rules.special_threes and pile == "hand" and rank in threes:
+    if rules.threes_apart and pile == "hand" and rank in threes:
         return (
             f"{rules.name} counts the threes left in hand on their own: give them as "
             "red_threes_in_hand and black_threes_in_hand, not as cards."
@@ -96,9 +105,10 @@ def _refusal(rules: RuleSet, rank: Any, pile: str, allowed: set[str]) -> str:
     if rank in ("red3", "black3") and not rules.special_threes:
         return f"Threes are ordinary cards in {rules.name}: count them as 3."
     if rank == "red3":
+        held = " and those left in hand as red_threes_in_hand" if rules.threes_apart else ""
         return (
             f"A red three is never counted as a card in {rules.name}: give red threes laid down "
-            "as red_threes and those left in hand as red_threes_in_hand."
+            f"as red_threes{held}."
         )
     if rank == "3":
         if pile == "melded" and not rules.black_threes_meld:
@@ -131,11 +141,12 @@ def rank_supply(rules: RuleSet, decks: int) -> dict[str, int]:
 def deck_points(rules: RuleSet, decks: int) -> int:
     """The most card points the sides can have melded and in hand together."""
     supply = rank_supply(rules, decks)
-    # Black threes that cannot be melded never enter melded or hand points.
+    # Black threes that cannot be melded and are counted apart in hand never enter melded or
+    # hand points.
     return sum(
         supply[rank] * value
         for rank, value in rules.card_values.items()
-        if rank != "black3" or rules.black_threes_meld
+        if rank != "black3" or rules.black_threes_meld or not rules.threes_apart
     )
 
 
@@ -155,7 +166,7 @@ def _natural_ranks(rules: RuleSet, decks: int, kind: str) -> dict[str, int]:
         if rank == "black3" and not rules.black_threes_meld:
             continue
         # Where sevens have a canasta of their own, seven sevens are that, not a natural one.
-        if rank == "7" and kind == "natural" and "sevens" in rules.canasta_bonus:
+        if rank == "7" and kind in NATURAL_KINDS and "sevens" in rules.canasta_bonus:
             continue
         ranks[rank] = count
     return ranks
@@ -191,6 +202,9 @@ def canasta_minimums(rules: RuleSet, decks: int) -> dict[str, int | None]:
       not sevens where sevens have their own canasta. Four Rounds' black three (0) cannot be
       melded, so its cheapest natural canasta is seven 4s to 7s: 35.
     - sevens: seven sevens, no wild cards: 35.
+    - samba: the cheapest seven ranks in a row from the four up to the ace: 4 to 10, 50.
+    - clean (Buraco) as natural, dirty as mixed: Buraco melds groups as well as sequences, and
+      seven threes (35) are cheaper than any seven in sequence.
     - wild: the seven cheapest wild cards the decks hold: seven deuces (140) rather than jokers.
     - mixed: w wild cards (at least 1, at most the ruleset's limit, 3 where wild cards must be
       fewer than natural ones) plus 7 - w natural cards of one rank. Wild cards cost more than
@@ -205,13 +219,15 @@ def canasta_minimums(rules: RuleSet, decks: int) -> dict[str, int | None]:
         elif kind == "sevens":
             supply = rank_supply(rules, decks).get("7", 0)
             minimums[kind] = 7 * rules.card_values["7"] if supply >= 7 else None
-        elif kind == "natural":
+        elif kind in NATURAL_KINDS:
             values = [
                 7 * rules.card_values[rank]
                 for rank, count in _natural_ranks(rules, decks, kind).items()
                 if count >= 7
             ]
             minimums[kind] = min(values, default=None)
+        elif kind == "samba":
+            minimums[kind] = _cheapest_sequence(rules)
         else:
             candidates = []
             for wild in range(1, _max_wild_in_mixed(rules) + 1):
@@ -227,6 +243,13 @@ def canasta_minimums(rules: RuleSet, decks: int) -> dict[str, int | None]:
     return minimums
 
 
+def _cheapest_sequence(rules: RuleSet) -> int | None:
+    """The least card value of seven cards in sequence in one suit (a samba)."""
+    values = [rules.card_values.get(rank) for rank in SEQUENCE_RANKS]
+    windows = [values[start : start + 7] for start in range(len(values) - 6)]
+    return min((sum(w) for w in windows if None not in w), default=None)
+
+
 def canasta_capacity(rules: RuleSet, decks: int) -> dict[str, int]:
     """The most canastas of each kind the decks can make over all sides together."""
     wilds = wild_count(rules, decks)
@@ -238,6 +261,18 @@ def canasta_capacity(rules: RuleSet, decks: int) -> dict[str, int]:
             capacity[kind] = rank_supply(rules, decks).get("7", 0) // 7
         elif kind == "natural":
             capacity[kind] = sum(c // 7 for c in _natural_ranks(rules, decks, kind).values())
+        elif kind == "samba":
+            # Seven distinct ranks of one suit each: a suit holds `decks` of each of 11 ranks.
+            capacity[kind] = 4 * (decks * len(SEQUENCE_RANKS) // 7)
+        elif kind == "clean":
+            # Buraco's canastas are sequences as well as groups, and a deuce in its natural
+            # place is no wild card: at most every card but the jokers, seven at a time.
+            capacity[kind] = (
+                sum(n for rank, n in rank_supply(rules, decks).items() if rank != "joker") // 7
+            )
+        elif kind == "dirty":
+            # One wild card each at least, seven cards each at most.
+            capacity[kind] = min(wilds, sum(rank_supply(rules, decks).values()) // 7)
         else:
             capacity[kind] = _mixed_capacity(rules, decks, wilds)
     return capacity

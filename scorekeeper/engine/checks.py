@@ -105,6 +105,14 @@ def check_round(parsed: ParsedRound, errors: Errors, prefix: str) -> None:
     for side in went_out:
         _check_went_out(rules, side, errors, first=side is went_out[0])
     for side in sides:
+        if side.concealed and side.went_out is False:
+            errors.add(
+                f"{side.path}.went_out_concealed",
+                f"{side.who} cannot have gone out concealed without going out: mark "
+                f"{side.who} as the {words['side']} that went out, or clear “went out "
+                "concealed”.",
+            )
+    for side in sides:
         # The rule text (Ten Thousand, Cutthroat): black threes can be melded only by the
         # player going out, just before the last discard.
         if side.melded_black_threes and side.went_out is False:
@@ -250,7 +258,10 @@ def _check_supply(
                         entries.setdefault(rank, []).append((side, count, f"{side.path}.{key}"))
     if not cards_known:
         skipped.update(rank for rank in entries if rank != "red3")
-    for rank, found in entries.items():
+    # In the rules' rank order, not the input's: a phone's JSON passes through JavaScript,
+    # whose objects put keys like "10" first.
+    order = {rank: index for index, rank in enumerate((*rules.card_values, "red3", "black3"))}
+    for rank, found in sorted(entries.items(), key=lambda item: order.get(item[0], len(order))):
         supply = 2 * decks if rank == "red3" else facts.supply[rank]
         total = sum(count for _, count, _ in found)
         if rank in skipped or total <= supply:

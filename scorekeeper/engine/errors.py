@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # The one formatter for numbers and names (plain Python); re-exported for the engine's checks.
-from scorekeeper.engine.formatting import listing, number, owned, says, verb
+from scorekeeper.engine.formatting import counted, listing, number, owned, says, verb
 
-__all__ = ["listing", "number", "owned", "says", "verb"]
+__all__ = ["counted", "listing", "number", "owned", "says", "verb"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +107,3 @@ def shown(value: object) -> str:
     if isinstance(value, Mapping):
         return "an object"
     return f"a {type(value).__name__}"
-
-
-def counted(count: int, singular: str, plural: str | None = None) -> str:
-    """`1 basket`, `2 baskets`."""
-    word = singular if count == 1 else (plural or singular + "s")
-    return f"{number(count)} {word}"

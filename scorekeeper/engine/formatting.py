@@ -56,6 +56,12 @@ def day_month(date: datetime.date) -> str:
     return f"{date.day} {MONTHS[date.month - 1]}"
 
 
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """`1 basket`, `2 baskets`."""
+    word = singular if count == 1 else (plural or singular + "s")
+    return f"{number(count)} {word}"
+
+
 def signed(value: int) -> str:
     """`+1,990`, `−100`, `0`: points won or lost, with their sign."""
     return f"+{number(value)}" if value > 0 else number(value)

@@ -29,6 +29,15 @@ WENT_OUT_HAND_WORDS = {
     "must_be_zero": "must be none",
 }
 OPENING_MELD_BY_WORDS = {"score": "the side's score", "round": "the round"}
+RED_THREES_AGAINST_WORDS = {
+    "never": "never",
+    "without_meld": "when the side melded nothing",
+    "without_canastas": "when the side has too few canastas",
+}
+THREES_IN_HAND_WORDS = {
+    "counted_apart": "counted apart",
+    "in_hand_points": "in the points left in hand",
+}
 
 
 def _yes_no(value: Any) -> str:
@@ -123,6 +132,23 @@ def _whole(rules: RuleSet) -> dict[str, tuple[Callable[[Any], str], Callable[[An
         "open_books_change_sides": (
             lambda v: f"open books go to the other team: {_yes_no(v)}",
             _yes_no,
+        ),
+        "concealed_bonus": (phrase("going out concealed"), bare),
+        "red_threes_all_bonus": (phrase("all the red threes"), bare),
+        "red_threes_against": (
+            lambda v: f"red threes count against a side {RED_THREES_AGAINST_WORDS[v]}",
+            lambda v: RED_THREES_AGAINST_WORDS[v],
+        ),
+        "red_threes_canastas_needed": (
+            lambda v: (
+                f"red threes need {counted(v, words['canasta'], words['canastas'])} "
+                "to count for a side"
+            ),
+            bare,
+        ),
+        "threes_in_hand": (
+            lambda v: f"threes left in hand {THREES_IN_HAND_WORDS[v]}",
+            lambda v: THREES_IN_HAND_WORDS[v],
         ),
     }
 

@@ -17,6 +17,7 @@ class ParsedSide:
     who: str
     name: str | None = None
     went_out: bool | None = False
+    concealed: bool | None = False
     foot_picked_up: bool | None = True
     canastas: dict[str, int] | None = field(default_factory=dict)
     melded: int | None = 0

@@ -29,6 +29,7 @@ ROUND_FIELDS = ("rules", "round", "decks", "ended_by", "sides")
 SIDE_FIELDS = (
     "name",
     "went_out",
+    "went_out_concealed",
     "canastas",
     "melded_points",
     "melded_cards",
@@ -196,11 +197,14 @@ def _read_side(
             )
 
     side.went_out = _flag(data, "went_out", False, f"Whether {who} went out", path, errors)
+    side.concealed = _flag(
+        data, "went_out_concealed", False, f"Whether {who} went out concealed", path, errors
+    )
     side.foot_picked_up = _flag(
         data,
         "foot_picked_up",
         True,
-        f"Whether {who} picked up the {rules.words['foot']}",
+        f"Whether {who} picked up the {rules.words['foot'] or 'foot'}",
         path,
         errors,
     )
@@ -432,6 +436,35 @@ def _check_unused(rules: RuleSet, side: ParsedSide, errors: Errors) -> None:
                     f"{says(who, 'has')} {counted(value, what)} {where}, but {name} has no {text}.",
                 )
                 setattr(side, attr, None)
+    if rules.special_threes and not rules.threes_apart:
+        if side.red_in_hand:
+            errors.add(
+                f"{path}.red_threes_in_hand",
+                f"{says(who, 'has')} {counted(side.red_in_hand, 'red three')} in hand, but in "
+                f"{name} a red three is laid down as soon as it comes, so none stays in hand.",
+            )
+            side.red_in_hand = None
+        if side.black_in_hand:
+            errors.add(
+                f"{path}.black_threes_in_hand",
+                f"{says(who, 'has')} {counted(side.black_in_hand, 'black three')} in hand, but "
+                f"{name} counts a black three left in hand as an ordinary card: add its "
+                f"{number(rules.card_values.get('black3', 0))} points to the points left in hand.",
+            )
+            side.black_in_hand = None
+    if side.concealed and not rules.concealed_bonus:
+        errors.add(
+            f"{path}.went_out_concealed",
+            f"{who} went out concealed, but {name} has no bonus for going out concealed.",
+        )
+        side.concealed = None
+    if side.foot_picked_up is False and not rules.has_foot:
+        errors.add(
+            f"{path}.foot_picked_up",
+            f"{name} has no foot to pick up, so {who} cannot have missed it: leave "
+            "foot_picked_up out, or true.",
+        )
+        side.foot_picked_up = None
     if side.exact_cuts:
         if not rules.cut_bonus:
             errors.add(

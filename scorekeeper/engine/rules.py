@@ -1,4 +1,5 @@
-"""RuleSet, the six published presets, house-rule overrides and the one way to name a ruleset."""
+"""RuleSet, the nine published presets (six of Hand and Foot, and Classic Canasta, Samba and
+Buraco), house-rule overrides and the one way to name a ruleset."""
 
 from __future__ import annotations
 
@@ -21,12 +22,23 @@ from .errors import (
 )
 
 # Every kind of canasta any preset knows, in the order a score sheet lists them.
-KINDS = ("sevens", "wild", "natural", "mixed")
+# Samba's samba is a sequence of seven in one suit; Buraco's clean and dirty canastas are its
+# natural and mixed ones under its own rules (a deuce in its natural place keeps a canasta clean).
+KINDS = ("sevens", "wild", "samba", "natural", "mixed", "clean", "dirty")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 WILD_RANKS = ("2", "joker")
 WENT_OUT_HAND = ("must_be_zero", "dismissed", "counts")
 OPENING_MELD_BY = ("score", "round")
-WORD_KEYS = ("side", "sides", "canasta", "canastas", "hand", "foot", *KINDS)
+# When red threes count against the side that laid them down: never (Hand and Foot), when the
+# side melded nothing (Classic Canasta), or when it completed fewer canastas than it needs (Samba).
+RED_THREES_AGAINST = ("never", "without_meld", "without_canastas")
+# Threes left in hand: counted apart at their penalties (Hand and Foot), or never held as threes
+# (Canasta and Samba lay a red three down as it comes; a black three in hand is an ordinary card
+# inside the points left in hand).
+THREES_IN_HAND = ("counted_apart", "in_hand_points")
+# `held` names what a side holds at the end of a round (hand and foot, or just the hand where
+# the game has no foot, whose word is then empty).
+WORD_KEYS = ("side", "sides", "canasta", "canastas", "hand", "foot", "held", *KINDS)
 
 POINTS_MAX = 1_000_000
 # The most rounds a game holds. Tables play 4 rounds, or to a target in 5 to 15; a game past 60
@@ -37,7 +49,7 @@ DECKS_MAX = 100
 NESTING_MAX = 2
 
 # Fields that describe a ruleset to a player; the rest are parameters a house rule may change.
-DISPLAY_FIELDS = ("id", "name", "description", "source", "words")
+DISPLAY_FIELDS = ("id", "name", "description", "source", "words", "partnerships")
 MAPPING_PARAMETERS = ("canasta_bonus", "going_out_minimum", "card_values")
 
 
@@ -50,6 +62,8 @@ class RuleSet:
     description: str
     source: str
     words: FrozenMap
+    # Whether the preset is played by partners (a league's teams) rather than each for themselves.
+    partnerships: bool
     min_sides: int
     max_sides: int | None
     decks: int
@@ -73,6 +87,11 @@ class RuleSet:
     card_values: FrozenMap
     mixed_max_wild: int | None
     open_books_change_sides: bool
+    concealed_bonus: int
+    red_threes_all_bonus: int
+    red_threes_against: str
+    red_threes_canastas_needed: int
+    threes_in_hand: str
 
     # -- house rules ---------------------------------------------------------------------------
 
@@ -154,6 +173,7 @@ class RuleSet:
             "name": self.name,
             "description": self.description,
             "source": self.source,
+            "partnerships": self.partnerships,
             "overrides": self.overrides(),
             "words": dict(self.words),
         }
@@ -185,6 +205,24 @@ class RuleSet:
             (f"{self.words[k]} ({k})" if self.words[k] != k else k for k in kinds or self.kinds),
             "or",
         )
+
+    @property
+    def has_foot(self) -> bool:
+        """Whether a side plays a second pile (a foot, the buns, a morto) after its hand."""
+        return bool(self.words["foot"])
+
+    @property
+    def opening_minimum(self) -> bool:
+        """Whether any side ever needs an opening meld (Buraco has none)."""
+        if self.opening_meld_by == "round":
+            return any(self.opening_meld)
+        return any(points for _, points in self.opening_meld)
+
+    @property
+    def threes_apart(self) -> bool:
+        """Whether threes left in hand are counted on their own (red_threes_in_hand and
+        black_threes_in_hand), not inside the points left in hand."""
+        return self.special_threes and self.threes_in_hand == "counted_apart"
 
     def opening_meld_for(self, round_number: int, score: int) -> int:
         """The opening meld a side needs in a round, given its total so far."""
@@ -245,6 +283,14 @@ _WHOLE_PARAMETERS: dict[str, tuple[str, int, int, bool]] = {
     "target_score": ("The target score", 1, 100 * POINTS_MAX, True),
     "rounds": ("The number of rounds", 1, ROUND_MAX, True),
     "mixed_max_wild": ("The most wild cards in a {mixed} {canasta}", 1, 6, True),
+    "concealed_bonus": ("The bonus for going out concealed", 0, POINTS_MAX, False),
+    "red_threes_all_bonus": ("The bonus for all the red threes", 0, POINTS_MAX, False),
+    "red_threes_canastas_needed": (
+        "The number of {canastas} that keep red threes from counting against a side",
+        0,
+        100,
+        False,
+    ),
 }
 _BOOL_PARAMETERS = {
     "special_threes": "Whether threes score on their own",
@@ -254,9 +300,16 @@ _BOOL_PARAMETERS = {
 _CHOICE_PARAMETERS = {
     "went_out_hand": ("What happens to the cards of the side that went out", WENT_OUT_HAND),
     "opening_meld_by": ("What sets the opening meld", OPENING_MELD_BY),
+    "red_threes_against": ("When red threes count against a side", RED_THREES_AGAINST),
+    "threes_in_hand": ("How threes left in hand count", THREES_IN_HAND),
 }
 _THREES_PARAMETERS = {
     "red_three_bonus": "red-three bonus",
+    "red_three_in_hand_penalty": "penalty for a red three in hand",
+    "black_three_in_hand_penalty": "penalty for a black three in hand",
+    "red_threes_all_bonus": "bonus for all the red threes",
+}
+_HELD_PENALTIES = {
     "red_three_in_hand_penalty": "penalty for a red three in hand",
     "black_three_in_hand_penalty": "penalty for a black three in hand",
 }
@@ -352,6 +405,32 @@ def _check_parameters(
                 f"{ruleset_name} treats threes as ordinary cards, so black threes are melded "
                 "like any card; turn on “Threes score on their own” first.",
             )
+        if out["red_threes_against"] not in ("never", _BAD):
+            errors.add(
+                path("red_threes_against"),
+                f"{ruleset_name} treats threes as ordinary cards, so red threes never count "
+                "against a side; turn on “Threes score on their own” first.",
+            )
+    if out["special_threes"] is True and out["threes_in_hand"] == "in_hand_points":
+        for name, what in _HELD_PENALTIES.items():
+            if out[name] not in (0, _BAD):
+                errors.add(
+                    path(name),
+                    f"In {ruleset_name} threes left in hand are counted in the points left in "
+                    f"hand, so its {what} must be 0, not {number(out[name])}.",
+                )
+    if out["red_threes_against"] == "without_canastas" and out["red_threes_canastas_needed"] == 0:
+        errors.add(
+            path("red_threes_canastas_needed"),
+            f"Red threes count against a side with too few {words['canastas']}, so the number "
+            f"of {words['canastas']} needed must be 1 or more, not 0.",
+        )
+    if not ruleset_words["foot"] and out["foot_penalty"] not in (0, _BAD):
+        errors.add(
+            path("foot_penalty"),
+            f"{ruleset_name} has no second pile to pick up, so its penalty for never picking "
+            f"one up must be 0, not {number(out['foot_penalty'])}.",
+        )
 
     out["canasta_bonus"] = _check_canasta_bonus(params["canasta_bonus"], errors, path)
     out["going_out_minimum"] = _check_minimum(
@@ -574,9 +653,10 @@ def _values(**special: int) -> dict[str, int]:
 
 
 def _words(side: str, canasta: str, hand: str = "hand", foot: str = "foot", **kinds: str) -> dict:
+    """A rule set's words; foot="" for a game without a foot (Classic Canasta, Samba)."""
     words = {"side": side, "sides": side + "s", "canasta": canasta, "canastas": canasta + "s"}
-    words.update(hand=hand, foot=foot, sevens="sevens", wild="wild", natural="natural")
-    words["mixed"] = "mixed"
+    words.update(hand=hand, foot=foot, held=f"{hand} and {foot}" if foot else hand)
+    words.update({kind: kind for kind in KINDS})
     words.update(kinds)
     return words
 
@@ -605,13 +685,23 @@ _TEN_THOUSAND: dict[str, Any] = {
     "card_values": _values(**{"2": 20, "joker": 50, "black3": 5}),
     "mixed_max_wild": None,
     "open_books_change_sides": False,
+    "concealed_bonus": 0,
+    "red_threes_all_bonus": 0,
+    "red_threes_against": "never",
+    "red_threes_canastas_needed": 0,
+    "threes_in_hand": "counted_apart",
 }
+
+# Classic Canasta's card values and opening meld, which Samba shares up to 3,000.
+_CANASTA_VALUES = _values(**{"2": 20, "joker": 50, "black3": 5})
+_CANASTA_MELD = [[None, 15], [0, 50], [1500, 90], [3000, 120]]
 
 _PRESETS: list[tuple[dict[str, Any], dict[str, Any]]] = [
     (
         {
             "id": "baskets",
             "name": "Baskets",
+            "partnerships": False,
             "source": "Baskets, two-player Canasta with a hand and a foot (M. E. Allen, 2019)",
             "words": _words(
                 "player", "basket", "biscuits", "buns", natural="wicker", mixed="plastic"
@@ -778,6 +868,126 @@ _PRESETS: list[tuple[dict[str, Any], dict[str, Any]]] = [
             "mixed_max_wild": 3,
         },
     ),
+    (
+        {
+            "id": "canasta",
+            "name": "Canasta",
+            "source": (
+                "Classic Canasta: the Official Canasta Laws (Hoyle), as summarised by "
+                "pagat.com/rummy/canasta.html and bicyclecards.com"
+            ),
+            "words": _words("side", "canasta", foot=""),
+            "description": (
+                "Classic Canasta, the parent of Hand and Foot: four players in two "
+                "partnerships, two packs and four jokers, no foot. A natural canasta scores 500 "
+                "and a mixed one (at most three wild cards) 300. Going out needs a canasta and "
+                "scores 100, or 200 for going out concealed. Red threes score 100 each and 800 "
+                "for all four, but count against a side that melded nothing; a black three "
+                "left in hand is an ordinary 5-point card. The opening meld rises with the "
+                "side's total (15 below zero, then 50, 90 from 1,500 and 120 from 3,000), and "
+                "the game ends when a side reaches 5,000. Two players (two canastas to go out) "
+                "or three, each for themselves, are house rules."
+            ),
+        },
+        {
+            **_TEN_THOUSAND,
+            "max_sides": 3,
+            "decks": 2,
+            "canasta_bonus": {"natural": 500, "mixed": 300},
+            "going_out_canastas": 1,
+            "going_out_minimum": {},
+            "red_three_in_hand_penalty": 0,
+            "black_three_in_hand_penalty": 0,
+            "opening_meld": _CANASTA_MELD,
+            "target_score": 5000,
+            "card_values": _CANASTA_VALUES,
+            "mixed_max_wild": 3,
+            "concealed_bonus": 100,
+            "red_threes_all_bonus": 800,
+            "red_threes_against": "without_meld",
+            "threes_in_hand": "in_hand_points",
+        },
+    ),
+    (
+        {
+            "id": "samba",
+            "name": "Samba",
+            "source": "Samba, as given by bicyclecards.com and pagat.com/rummy/samba.html",
+            "words": _words("side", "canasta", foot=""),
+            "description": (
+                "Samba, the Canasta of three packs and six jokers: four players in two "
+                "partnerships (six in three as a house rule), with sequences as well as groups. "
+                "A samba, seven cards in sequence in one suit, scores 1,500, a natural canasta "
+                "500 and a mixed one (at most two wild cards) 300. Going out needs two canastas "
+                "and scores 200. Red threes score 100 each and 1,000 for all six, but count "
+                "against a side without two canastas. The opening meld is 15 below zero, 50, "
+                "90 from 1,500, 120 from 3,000 and 160 from 7,000, and the game ends when a "
+                "side reaches 10,000."
+            ),
+        },
+        {
+            **_TEN_THOUSAND,
+            "max_sides": 3,
+            "decks": 3,
+            "canasta_bonus": {"samba": 1500, "natural": 500, "mixed": 300},
+            "going_out_canastas": 2,
+            "going_out_minimum": {},
+            "going_out_bonus": 200,
+            "red_three_in_hand_penalty": 0,
+            "black_three_in_hand_penalty": 0,
+            "opening_meld": [*_CANASTA_MELD, [7000, 160]],
+            "target_score": 10000,
+            "card_values": _CANASTA_VALUES,
+            "mixed_max_wild": 2,
+            "red_threes_all_bonus": 1000,
+            "red_threes_against": "without_canastas",
+            "red_threes_canastas_needed": 2,
+            "threes_in_hand": "in_hand_points",
+        },
+    ),
+    (
+        {
+            "id": "buraco",
+            "name": "Buraco",
+            "source": (
+                "Buraco as played in Brazil (buraco aberto), after pagat.com/rummy/buraco.html"
+            ),
+            # A side's morto, once taken, is its hand: the cards left are the hand's alone.
+            "words": {
+                **_words("side", "canasta", foot="morto", natural="clean", mixed="dirty"),
+                "held": "hand",
+            },
+            "description": (
+                "Buraco as played in Brazil: four players in two partnerships, two packs and "
+                "four jokers, and a morto for each side, an 11-card pile taken by the first "
+                "player of the side to run out of cards. A clean canasta (no wild card, or a "
+                "two in its natural place) scores 200 and a dirty one 100. Going out (the "
+                "batida) needs the side's morto taken and a clean canasta, and scores 100; a "
+                "side that never took its morto loses 100. Jokers count 20, twos 10, aces 15; "
+                "threes are ordinary cards and there is no opening minimum. The game ends when "
+                "a side reaches 3,000."
+            ),
+        },
+        {
+            **_TEN_THOUSAND,
+            "max_sides": 2,
+            "decks": 2,
+            "canasta_bonus": {"clean": 200, "dirty": 100},
+            "going_out_canastas": 1,
+            "going_out_minimum": {"clean": 1},
+            "special_threes": False,
+            "red_three_bonus": 0,
+            "red_three_in_hand_penalty": 0,
+            "black_three_in_hand_penalty": 0,
+            "black_threes_meld": False,
+            "foot_penalty": 100,
+            "opening_meld": [[None, 0]],
+            "target_score": 3000,
+            "card_values": _values(**{"A": 15, "3": 5, "2": 10, "joker": 20}),
+            "mixed_max_wild": 1,
+            "threes_in_hand": "in_hand_points",
+        },
+    ),
 ]
 
 
@@ -788,6 +998,7 @@ def _preset(display: dict[str, Any], params: dict[str, Any]) -> RuleSet:
         display["name"], display["words"], dict(params), errors, f"presets.{display['id']}", set()
     )
     errors.raise_if_any()
+    display = {"partnerships": True, **display}
     return RuleSet(**{**display, "words": FrozenMap(display["words"]), **checked})
 
 

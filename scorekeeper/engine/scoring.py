@@ -11,7 +11,7 @@ from .errors import (
     RoundError,
     shown,
 )
-from .parsed import ParsedRound
+from .parsed import ParsedRound, ParsedSide
 from .reading import parse_round
 from .rules import RuleSet, resolve_rules
 
@@ -25,6 +25,9 @@ class Line:
     points: int
     count: int | None = None
     each: int | None = None
+    # Why a line scores as it does where its label alone does not say: "all 4", "counted
+    # against: nothing melded". The label stays the score sheet's row.
+    note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The line as the contract's JSON."""
@@ -32,6 +35,8 @@ class Line:
         if self.count is not None:
             out["count"] = self.count
             out["each"] = self.each
+        if self.note:
+            out["note"] = self.note
         out["points"] = self.points
         return out
 
@@ -132,25 +137,24 @@ def score_parsed(parsed: ParsedRound) -> RoundResult:
                         bonus,
                     )
                 )
-        bonus = rules.red_three_bonus
-        lines.append(
-            Line("red_threes", "Red threes", side.red_threes * bonus, side.red_threes, bonus)
-        )
+        lines.append(_red_threes(rules, side, parsed.decks))
         bonus = rules.cut_bonus
         lines.append(
             Line("exact_cuts", "Exact cut", side.exact_cuts * bonus, side.exact_cuts, bonus)
         )
         if side.went_out:
             lines.append(Line("going_out", "Going out", rules.going_out_bonus))
+            if side.concealed:
+                lines.append(
+                    Line("going_out_concealed", "Going out concealed", rules.concealed_bonus)
+                )
         lines.append(Line("melded_cards", "Cards melded", side.melded))
         lines.append(Line("taken_cards", "Cards in open books taken", sum(p for _, p in taken)))
         lines.append(
             Line("open_books_given", "Open books given away", -sum(p for _, p in side.open_books))
         )
         if not (side.went_out and rules.went_out_hand == "dismissed"):
-            lines.append(
-                Line("hand_cards", f"Cards left in {words['hand']} and {words['foot']}", -side.hand)
-            )
+            lines.append(Line("hand_cards", f"Cards left in {words['held']}", -side.hand))
             penalty = -rules.red_three_in_hand_penalty
             lines.append(
                 Line(
@@ -183,3 +187,33 @@ def score_parsed(parsed: ParsedRound) -> RoundResult:
         results.append(SideScore(side.name, sum(line.points for line in kept), kept))
     went_out = next((side.name for side in sides if side.went_out), None)
     return RoundResult(rules, parsed.round, parsed.decks, parsed.ended_by, went_out, tuple(results))
+
+
+def _red_threes(rules: RuleSet, side: ParsedSide, decks: int) -> Line:
+    """The red threes' line: each at the bonus, or all of them (every red three the decks hold)
+    at the bonus for all; negative where the rules count them against this side."""
+    count, each = side.red_threes, rules.red_three_bonus
+    notes = []
+    if count and rules.red_threes_all_bonus and count == 2 * decks:
+        # The bonus for all of them need not divide by the count (Samba's 1,000 for six).
+        points, each = rules.red_threes_all_bonus, None
+        notes.append(f"all {count}")
+    else:
+        points = count * each
+    against = _red_threes_against(rules, side)
+    if count and against:
+        points, each = -points, None if each is None else -each
+        notes.append(f"counted against: {against}")
+    shown_count = count if each is not None else None
+    return Line("red_threes", "Red threes", points, shown_count, each, "; ".join(notes))
+
+
+def _red_threes_against(rules: RuleSet, side: ParsedSide) -> str:
+    """Why this side's red threes count against it ("" where they do not)."""
+    if rules.red_threes_against == "without_meld" and not side.melded:
+        return "nothing melded"
+    needed = rules.red_threes_canastas_needed
+    if rules.red_threes_against == "without_canastas" and sum(side.canastas.values()) < needed:
+        words = rules.words
+        return f"fewer than {needed} {words['canasta'] if needed == 1 else words['canastas']}"
+    return ""

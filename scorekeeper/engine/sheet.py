@@ -35,7 +35,9 @@ def sheet_items(rules: RuleSet) -> tuple[SheetItem, ...]:
     if rules.cut_bonus:
         items.append(SheetItem("exact_cuts", "Exact cut", rules.cut_bonus))
     items.append(SheetItem("going_out", "Going out"))
-    items.append(SheetItem("hand_cards", f"Cards left in {words['hand']} and {words['foot']}"))
+    if rules.concealed_bonus:
+        items.append(SheetItem("going_out_concealed", "Going out concealed"))
+    items.append(SheetItem("hand_cards", f"Cards left in {words['held']}"))
     if rules.red_three_in_hand_penalty:
         items.append(
             SheetItem("red_threes_in_hand", "Red threes in hand", -rules.red_three_in_hand_penalty)

@@ -48,7 +48,17 @@ AIM_SHARE = 0.5
 
 WILD_RANKS = ("2", "joker")
 # How often a side builds each kind of canasta, before the going-out requirement adds weight.
-KIND_WEIGHT = {"natural": 6.0, "mixed": 5.0, "wild": 0.8, "sevens": 0.8}
+KIND_WEIGHT = {
+    "natural": 6.0,
+    "mixed": 5.0,
+    "wild": 0.8,
+    "sevens": 0.8,
+    "samba": 1.5,
+    "clean": 4.0,
+    "dirty": 6.0,
+}
+# Going out concealed, where it scores (Classic Canasta): a rare, proud moment.
+CONCEALED_SHARE = 0.05
 
 
 @dataclass(frozen=True)
@@ -179,6 +189,7 @@ class _Side:
     extra: int = 0  # realistic melded card points above the floor
     hand: int = 0
     open_books: list[tuple[str, int]] = field(default_factory=list)
+    concealed: bool = False
     red_threes: int = 0
     red_in_hand: int = 0
     black_in_hand: int = 0
@@ -216,7 +227,7 @@ def random_round(
         if side.went_out:
             _went_out_canastas(table, budget, side, rng)
         else:
-            if went_out is not None and rng.random() < FOOT_NOT_REACHED_SHARE:
+            if went_out is not None and rules.has_foot and rng.random() < FOOT_NOT_REACHED_SHARE:
                 side.reached_foot = False
             _other_canastas(table, budget, side, rng, went_out is None)
     if rules.open_books_change_sides:
@@ -236,6 +247,8 @@ def random_round(
         _threes(rules, table, players, rng)
     if rules.cut_bonus and rng.random() < EXACT_CUT_SHARE:
         players[dealer_side % count].exact_cuts = 1
+    if went_out is not None and rules.concealed_bonus and rng.random() < CONCEALED_SHARE:
+        players[went_out].concealed = True
     return {
         "round": number,
         "ended_by": "stock_exhausted" if went_out is None else "going_out",
@@ -394,9 +407,12 @@ def _canasta_value(kind: str, table: _Table, rng: random.Random) -> int:
         value = 0  # exactly seven sevens: the minimum
     elif kind == "wild" and table.wild_values:
         value = sum(rng.choices(table.wild_values, cum_weights=table.wild_cum_weights, k=length))
-    elif kind == "natural" and table.natural_values:
+    elif kind == "samba":
+        # Seven in a row from 4-10 (50) up to 8-A (80): never longer.
+        return table.minimum[kind] + 5 * rng.randint(0, 6)
+    elif kind in ("natural", "clean") and table.natural_values:
         value = length * rng.choice(table.natural_values)
-    elif kind == "mixed" and table.natural_values and table.wild_values:
+    elif kind in ("mixed", "dirty") and table.natural_values and table.wild_values:
         wilds = rng.randint(1, table.max_wild_in_mixed)
         value = (length - wilds) * rng.choice(table.natural_values)
         value += sum(rng.choices(table.wild_values, cum_weights=table.wild_cum_weights, k=wilds))
@@ -460,7 +476,7 @@ def _threes(rules: engine.RuleSet, table: _Table, players: list[_Side], rng: ran
         red -= side.red_threes
         if side.went_out:
             continue
-        if red and rng.random() < 0.08:
+        if rules.threes_apart and red and rng.random() < 0.08:
             side.red_in_hand = 1
             red -= 1
         if rules.black_three_in_hand_penalty and black and rng.random() < 0.25:
@@ -472,6 +488,8 @@ def _side_dict(rules: engine.RuleSet, side: _Side) -> dict:
     out: dict = {"name": side.name}
     if side.went_out:
         out["went_out"] = True
+    if side.concealed:
+        out["went_out_concealed"] = True
     out["canastas"] = {kind: n for kind, n in side.canastas.items() if n}
     out["melded_points"] = side.floor + side.extra
     out["hand_points"] = side.hand

@@ -4,7 +4,7 @@ game on the games list."""
 from dataclasses import dataclass
 
 from scorekeeper import engine
-from scorekeeper.engine.formatting import number, rule_set_name, signed
+from scorekeeper.engine.formatting import counted, number, rule_set_name, signed
 from scorekeeper.engine.house_rules import house_rules_text
 from scorekeeper.models import Game, Side
 from scorekeeper.portable.phone import standing, to_win
@@ -36,6 +36,9 @@ def end_condition(rules: engine.RuleSet) -> str:
 
 
 def opening_meld(rules: engine.RuleSet) -> str:
+    """`By score: 50, 90 from 1,500`, `By round: 60, 90`, or `None` (Buraco)."""
+    if not rules.opening_minimum:
+        return "None"
     if rules.opening_meld_by == "round":
         return "By round: " + ", ".join(number(points) for points in rules.opening_meld)
     parts = []
@@ -62,29 +65,48 @@ def rules_card(rules: engine.RuleSet) -> RulesCard:
         if rules.max_sides is None
         else f"{rules.min_sides} to {rules.max_sides}"
     )
+    needed = counted(rules.going_out_canastas, words["canasta"], words["canastas"])
+    going_out = f"{needed} ({need}), " if need else f"{needed}, "
+    going_out += signed(rules.going_out_bonus)
+    if rules.concealed_bonus:
+        going_out += f"; concealed {signed(rules.going_out_bonus + rules.concealed_bonus)}"
     facts = [
         (words["sides"].capitalize(), sides),
         ("Decks", str(rules.decks)),
         (f"{words['canasta'].capitalize()} bonus", bonuses),
-        (
-            "Going out",
-            f"{rules.going_out_canastas} {words['canastas']} ({need}), "
-            f"{signed(rules.going_out_bonus)}",
-        ),
+        ("Going out", going_out),
         ("Opening meld", opening_meld(rules)),
         ("Game ends", end_condition(rules)),
     ]
     if rules.cut_bonus:
         facts.append(("Exact cut", signed(rules.cut_bonus)))
     if rules.red_three_bonus:
-        facts.append(
-            (
-                "Red threes",
-                f"{signed(rules.red_three_bonus)} laid down, "
-                f"{signed(-rules.red_three_in_hand_penalty)} in hand",
-            )
-        )
+        facts.append(("Red threes", red_threes_fact(rules)))
+    if rules.foot_penalty:
+        facts.append((f"{words['foot'].capitalize()} never picked up", signed(-rules.foot_penalty)))
     return RulesCard(rules, facts)
+
+
+def red_threes_fact(rules: engine.RuleSet) -> str:
+    """`+100 laid down, −300 in hand`, or Canasta's `+100 each, 800 for all 4; against a side
+    that melded nothing`."""
+    if rules.threes_apart:
+        text = (
+            f"{signed(rules.red_three_bonus)} laid down, "
+            f"{signed(-rules.red_three_in_hand_penalty)} in hand"
+        )
+    else:
+        text = f"{signed(rules.red_three_bonus)} each"
+    if rules.red_threes_all_bonus:
+        text += f", {number(rules.red_threes_all_bonus)} for all {number(2 * rules.decks)}"
+    if rules.red_threes_against == "without_meld":
+        text += "; against a side that melded nothing"
+    elif rules.red_threes_against == "without_canastas":
+        fewer = counted(
+            rules.red_threes_canastas_needed, rules.words["canasta"], rules.words["canastas"]
+        )
+        text += f"; against a side with fewer than {fewer}"
+    return text
 
 
 @dataclass(frozen=True)

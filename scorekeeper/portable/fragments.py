@@ -271,6 +271,10 @@ def breakdown_html(
         if count is not None:
             each = number(_get(line, "each") or 0)
             counted = f' <span class="muted">{number(count)} × {each}</span>'
+        # Why the line scores as it does (Canasta's red threes: "all 4; counted against: …").
+        note = (line.get("note") if isinstance(line, Mapping) else getattr(line, "note", "")) or ""
+        if note:
+            counted += f' <span class="muted line-note">({esc(note)})</span>'
         rows.append(
             f'<tr><th scope="row">{esc(_get(line, "label"))}{counted}</th>'
             f"<td>{signed(_get(line, 'points'))}</td></tr>"
@@ -318,7 +322,10 @@ def preview_html(
 
 
 def dealer_html(dealer: str, melds: Sequence[tuple[str, int]]) -> Html:
-    """`Ann deals. Opening meld: Ann 50, Bob 90.` (or `60 each`), names and points in bold."""
+    """`Ann deals. Opening meld: Ann 50, Bob 90.` (or `60 each`), names and points in bold;
+    `Ann deals. No opening minimum.` where nobody needs one (Buraco)."""
+    if all(meld == 0 for _, meld in melds):
+        return Html(f"<strong>{esc(dealer)}</strong> deals. No opening minimum.")
     if len(melds) > 1 and len({meld for _, meld in melds}) == 1:
         needs = f"<strong>{number(melds[0][1])}</strong> each"
     else:
@@ -342,6 +349,8 @@ def next_round_html(
         "<span>to open</span></li>"
         for name, meld in melds
     )
+    # Where no side needs an opening meld (Buraco), the list would say 0 for each.
+    meld_list = f'<ul class="meld-needs">{needs}</ul>' if any(meld for _, meld in melds) else ""
     notes = ""
     if to_win:
         notes = '<ul class="to-win">' + "\n".join(f"<li>{esc(n)}</li>" for n in to_win) + "</ul>"
@@ -354,7 +363,7 @@ def next_round_html(
     return Html(
         f'<section class="next-round"><h2>Round {next_round}</h2>'
         f'<p class="dealer"><strong>{esc(dealer)}</strong> deals.</p>'
-        f'<ul class="meld-needs">{needs}</ul>{notes}{enter}</section>'
+        f"{meld_list}{notes}{enter}</section>"
     )
 
 

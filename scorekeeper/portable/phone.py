@@ -426,6 +426,7 @@ def _breakdown(scored: engine.GameRound) -> list[Json]:
                     "points_text": signed(line.points),
                     "count": line.count,
                     "each": line.each,
+                    "note": line.note,
                     "count_text": ""
                     if line.count is None
                     else f"{number(line.count)} × {number(line.each or 0)}",

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper import engine
+from scorekeeper.engine.cards import allowed_ranks
 from scorekeeper.engine.formatting import signed
 
 OPEN_BOOK_ROWS = 3
@@ -190,6 +191,8 @@ def parse(
             side["went_out"] = True
         if rules.cut_bonus and index == dealer and data.get(prefix + "exact_cuts"):
             side["exact_cuts"] = 1
+        if rules.concealed_bonus and data.get(prefix + "went_out_concealed"):
+            side["went_out_concealed"] = True
         canastas = {}
         for kind in rules.kinds:
             raw = data.get(f"{prefix}canastas-{kind}", "").strip()
@@ -233,18 +236,15 @@ def _used_counts(rules: engine.RuleSet) -> list[str]:
     names = []
     if rules.red_three_bonus:
         names.append("red_threes")
-    if rules.red_three_in_hand_penalty:
+    if rules.threes_apart and rules.red_three_in_hand_penalty:
         names.append("red_threes_in_hand")
-    if rules.black_three_in_hand_penalty:
+    if rules.threes_apart and rules.black_three_in_hand_penalty:
         names.append("black_threes_in_hand")
     return names
 
 
 def _ranks(rules: engine.RuleSet, pile: str) -> list[str]:
-    ranks = list(rules.card_values)
-    if pile == "hand" or not rules.black_threes_meld:
-        ranks = [rank for rank in ranks if rank != "black3"]
-    return ranks
+    return sorted(allowed_ranks(rules, pile), key=list(rules.card_values).index)
 
 
 def values_from_entry(
@@ -258,6 +258,8 @@ def values_from_entry(
             data["went_out"] = f"s{index}"
         if side.get("exact_cuts"):
             data[prefix + "exact_cuts"] = "1"
+        if side.get("went_out_concealed"):
+            data[prefix + "went_out_concealed"] = "1"
         for kind, count in side.get("canastas", {}).items():
             data[f"{prefix}canastas-{kind}"] = str(count)
         for name in ("red_threes", "red_threes_in_hand", "black_threes_in_hand"):
@@ -323,6 +325,7 @@ def form_keys(rules: engine.RuleSet, side_count: int) -> set[str]:
         prefix = f"s{index}-"
         keys |= {f"s{index}", prefix + "canastas", prefix + "melded_cards", prefix + "hand_cards"}
         keys |= {prefix + "exact_cuts", prefix + "foot_missed", prefix + "open_books"}
+        keys.add(prefix + "went_out_concealed")
         keys |= {f"{prefix}canastas-{kind}" for kind in rules.kinds}
         keys |= {prefix + name for name in (*_used_counts(rules), "melded_points", "hand_points")}
         for pile in ("melded", "hand"):
@@ -387,6 +390,17 @@ def build(
                     errs(key),
                 )
             )
+        if rules.concealed_bonus:
+            key = prefix + "went_out_concealed"
+            before.append(
+                Field(
+                    key,
+                    f"Went out concealed ({signed(rules.concealed_bonus)} more)",
+                    "flag",
+                    data.get(key, ""),
+                    errs(key),
+                )
+            )
         if rules.red_three_bonus:
             before.append(
                 count(
@@ -438,8 +452,11 @@ def build(
                 for row in range(OPEN_BOOK_ROWS)
             )
         # Threes left in hand have fields of their own: counted there, not in the points.
-        hand_help = f"{words['hand']} and {words['foot']}".capitalize() + (
-            ", without threes" if rules.special_threes else ""
+        # Where a side holds only its hand and threes count in it, the label says it all.
+        hand_help = (
+            words["held"].capitalize() + (", without threes" if rules.threes_apart else "")
+            if words["held"] != words["hand"] or rules.threes_apart
+            else ""
         )
         blocks.append(
             SideBlock(
@@ -457,7 +474,7 @@ def build(
                     "hand",
                     "Points left in hand",
                     hand_help,
-                    f"Cards left in {words['hand']} and {words['foot']}",
+                    f"Cards left in {words['held']}",
                 ),
                 after_piles=tuple(after),
                 open_books=books,

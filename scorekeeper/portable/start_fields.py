@@ -44,6 +44,11 @@ LABELS = {
     "canasta_bonus": "Canasta bonus",
     "going_out_minimum": "Canastas of each kind needed to go out",
     "card_values": "Card values",
+    "concealed_bonus": "Going out concealed (bonus on top)",
+    "red_threes_all_bonus": "All the red threes to one side (bonus; 0: each as one)",
+    "red_threes_against": "Red threes count against a side",
+    "red_threes_canastas_needed": "Canastas that keep red threes from counting against",
+    "threes_in_hand": "Threes left in hand",
 }
 CHOICES = {
     "went_out_hand": (
@@ -52,6 +57,15 @@ CHOICES = {
         ("must_be_zero", "must be none"),
     ),
     "opening_meld_by": (("score", "the side's score"), ("round", "the round")),
+    "red_threes_against": (
+        ("never", "never"),
+        ("without_meld", "when it melded nothing"),
+        ("without_canastas", "when it has too few canastas"),
+    ),
+    "threes_in_hand": (
+        ("counted_apart", "counted apart, at their penalties"),
+        ("in_hand_points", "in the points left in hand"),
+    ),
 }
 # A line under a field where its label alone leaves the player guessing.
 HINTS = {
@@ -208,7 +222,7 @@ DEFAULT_TEAM_SIZE = 2
 
 
 def team_size(rules: engine.RuleSet) -> int:
-    return 1 if rules.words["side"] == "player" else 3
+    return 3 if rules.partnerships else 1
 
 
 def parse_sides(
@@ -350,6 +364,8 @@ def rule_fields(
     for key, shown in rule_values(rules).items():
         _, name, *inner = key.split("-", 2)
         label = LABELS.get(name, name)
+        if name == "foot_penalty" and rules.has_foot:
+            label = f"{rules.words['foot'].capitalize()} never picked up (penalty)"
         if inner:
             inner_label = (
                 rules.label(inner[0])

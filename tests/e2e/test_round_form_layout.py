@@ -68,7 +68,7 @@ def test_the_picker_start_page_and_round_form_fit_a_phone(page: Page, journey):
     journey.watch(page)
     page.goto(journey.url("/games/new/"))
     assert height(page) <= PICKER_MAX
-    # Each card shows its Play button under its name; the rules are one tap away.
+    # Each card shows its Play button beside its name; the rules are one tap away.
     first = page.get_by_role("link", name="Play Baskets")
     assert first.bounding_box()["y"] + first.bounding_box()["height"] <= SCREEN
     expect(page.locator(".rules-card details.about[open]")).to_have_count(0)

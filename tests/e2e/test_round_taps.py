@@ -39,6 +39,9 @@ def start_four_rounds(page: Page, journey) -> None:
     page.get_by_role("button", name="Start the game").click()
     page.get_by_role("link", name="Enter round 1").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 1")
+    # The heading shows before the round form's modules have run; a tap sooner than a thumb's
+    # would find the steppers and the going-out filling not yet listening.
+    page.wait_for_load_state("load")
 
 
 def top(page: Page, selector: str) -> float:

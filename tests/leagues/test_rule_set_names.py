@@ -19,6 +19,9 @@ NAMES = {
     "ten-thousand": "Ten Thousand",
     "cutthroat": "Cutthroat",
     "contract": "Contract",
+    "canasta": "Canasta",
+    "samba": "Samba",
+    "buraco": "Buraco",
 }
 
 

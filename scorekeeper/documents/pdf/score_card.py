@@ -119,6 +119,8 @@ def end_condition(rules: engine.RuleSet) -> str:
 
 def meld_bands(rules: engine.RuleSet) -> str:
     """The opening-meld requirement, printed once where it moves with the score."""
+    if not rules.opening_minimum:
+        return "No opening minimum."
     if rules.opening_meld_by == "round":
         steps = ", ".join(
             f"round {index} needs {number(points)}"
@@ -251,7 +253,8 @@ def round_block(
             for found in side_fits(card, side_room)
         ]
     ]
-    rows.append([label("Opening meld")] + figures(_meld(card, round_number)))
+    if rules.opening_minimum:
+        rows.append([label("Opening meld")] + figures(_meld(card, round_number)))
     by_item = (
         [{line.item: line for line in side.lines} for side in played.result.sides]
         if played

@@ -211,7 +211,8 @@ def reopened_by(d: dict, winner) -> None:
 
 YEARS = "is outside the years 2000 to 2100; a league's dates and times fall within them."
 RULE_SETS = (
-    '"nope"; the rulesets are baskets, four-rounds, sevens, ten-thousand, cutthroat and contract.'
+    '"nope"; the rulesets are baskets, four-rounds, sevens, ten-thousand, cutthroat, contract, '
+    "canasta, samba and buraco."
 )
 
 FORGERIES = {

@@ -224,7 +224,7 @@ def test_read_takes_only_what_differs_from_the_preset():
 
 def test_the_chosen_preset_falls_back_to_the_league_then_the_first(league):
     assert league_rules.chosen_preset({"preset": "sevens"}, league) == "sevens"
-    assert league_rules.chosen_preset({"preset": "canasta"}, league) == "ten-thousand"
+    assert league_rules.chosen_preset({"preset": "poker"}, league) == "ten-thousand"
     assert league_rules.chosen_preset(None, None) == "baskets"
 
 

@@ -142,13 +142,13 @@ def test_settings_are_saved_and_seasons_keep_their_rules(as_organiser, league):
 
 def test_a_rule_set_the_site_does_not_know_is_refused_by_name(organiser, league):
     with pytest.raises(services.LeagueError) as caught:
-        services.league_update(league=league, user=organiser, preset="canasta")
+        services.league_update(league=league, user=organiser, preset="poker")
 
     assert caught.value.errors == [
         (
             "preset",
-            "Choose one of the rule sets: Baskets, Four Rounds, Sevens, Ten Thousand, Cutthroat "
-            "or Contract.",
+            "Choose one of the rule sets: Baskets, Four Rounds, Sevens, Ten Thousand, Cutthroat, "
+            "Contract, Canasta, Samba or Buraco.",
         )
     ]
 

@@ -64,6 +64,9 @@ def test_rulesets_prints_every_preset_with_all_its_parameters():
         "ten-thousand",
         "cutthroat",
         "contract",
+        "canasta",
+        "samba",
+        "buraco",
     ]
     assert rulesets[0]["going_out_bonus"] == 250
     assert rulesets[0]["canasta_bonus"] == {"natural": 500, "mixed": 300}
@@ -154,8 +157,8 @@ def test_an_unknown_ruleset_or_game_field_exits_2():
         {
             "path": "rules",
             "message": 'There are no rules called "poker"; the rulesets are '
-            "baskets, four-rounds, sevens, ten-thousand, cutthroat and "
-            "contract.",
+            "baskets, four-rounds, sevens, ten-thousand, cutthroat, contract, canasta, "
+            "samba and buraco.",
         }
     ]
     done = run("game", stdin=json.dumps(dict(GAME, venue="club", sides="Ann")))
@@ -218,9 +221,9 @@ def test_main_scores_a_round_and_a_game():
                 {
                     "path": "rules",
                     "message": "Say which rules to use: one "
-                    "of baskets, four-rounds, sevens, ten-thousand, cutthroat "
-                    'and contract, or {"base": id, "overrides": {...}} for '
-                    "house rules.",
+                    "of baskets, four-rounds, sevens, ten-thousand, cutthroat, "
+                    "contract, canasta, samba and buraco, or "
+                    '{"base": id, "overrides": {...}} for house rules.',
                 }
             ],
         ),

@@ -18,7 +18,9 @@ OVERRIDE_ERRORS = {
                 "special_threes, red_three_bonus, red_three_in_hand_penalty, "
                 "black_three_in_hand_penalty, black_threes_meld, foot_penalty, went_out_hand, "
                 "opening_meld_by, opening_meld, target_score, rounds, card_values, "
-                "mixed_max_wild and open_books_change_sides.",
+                "mixed_max_wild, open_books_change_sides, concealed_bonus, "
+                "red_threes_all_bonus, red_threes_against, red_threes_canastas_needed and "
+                "threes_in_hand.",
             )
         ],
     ),
@@ -133,7 +135,8 @@ OVERRIDE_ERRORS = {
             ),
             (
                 "rules.overrides.canasta_bonus.gold",
-                '"gold" is not a kind of canasta; the kinds are sevens, wild, natural or mixed.',
+                '"gold" is not a kind of canasta; the kinds are sevens, wild, samba, natural, '
+                "mixed, clean or dirty.",
             ),
         ],
     ),

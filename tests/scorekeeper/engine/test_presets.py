@@ -144,7 +144,7 @@ def test_each_preset_has_the_parameters_of_the_contracts_table(preset):
         assert parameters[name] == value, name
 
 
-def test_the_six_presets_are_there_in_the_contracts_order():
+def test_the_nine_presets_are_there_in_the_contracts_order_then_the_familys():
     assert list(RULESETS) == [
         "baskets",
         "four-rounds",
@@ -152,6 +152,9 @@ def test_the_six_presets_are_there_in_the_contracts_order():
         "ten-thousand",
         "cutthroat",
         "contract",
+        "canasta",
+        "samba",
+        "buraco",
     ]
     assert all(get_ruleset(preset) is RULESETS[preset] for preset in RULESETS)
 

@@ -7,10 +7,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import RULESETS, RoundError, card_points, game_status, score_round
+from scorekeeper.engine.cards import deck_points
 from scorekeeper.engine.rules import PARAMETERS
 
 # The least card value of a seven-card canasta of each kind, the same in every preset.
-LEAST = {"natural": 35, "mixed": 50, "wild": 140, "sevens": 35}
+LEAST = {
+    "natural": 35,
+    "mixed": 50,
+    "wild": 140,
+    "sevens": 35,
+    "samba": 50,
+    "clean": 35,
+    "dirty": 40,
+}
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -39,7 +48,8 @@ def valid_rounds(draw, preset=None):
         if went_out:
             canastas = dict(rules.going_out_minimum)
             short = rules.going_out_canastas - sum(canastas.values())
-            canastas["natural"] = canastas.get("natural", 0) + max(short, 0)
+            kind = rules.kinds[0] if rules.kinds[0] in ("natural", "clean") else "natural"
+            canastas[kind] = canastas.get(kind, 0) + max(short, 0)
         else:
             canastas = {kind: draw(st.integers(0, 1)) for kind in rules.canasta_bonus}
             if count > 2 and "wild" in canastas and index:
@@ -49,21 +59,27 @@ def valid_rounds(draw, preset=None):
         if rules.open_books_change_sides and draw(st.booleans()):
             books = [{"kind": "natural", "points": 5 * draw(st.integers(7, 20))}]
         least = sum(LEAST[k] * n for k, n in canastas.items()) + sum(b["points"] for b in books)
+        # Each side's share of what the decks hold (Buraco's two packs hold 960), in fives,
+        # split between melded cards and the hand.
+        spare = max(0, (deck_points(rules, rules.decks) // count - least) // 10)
         side = {
             "name": draw(st.sampled_from(["Ann", "Bob", "Cy"])) + str(index),
             "went_out": went_out,
             "canastas": canastas,
-            "melded_points": least + 5 * draw(st.integers(0, 60)),
+            "melded_points": least + 5 * draw(st.integers(0, min(60, spare))),
             "hand_points": 0
             if went_out and rules.went_out_hand == "must_be_zero"
-            else 5 * draw(st.integers(0, 40)),
+            else 5 * draw(st.integers(0, min(40, spare))),
         }
         if books:
             side["open_books"] = books
-        if not went_out:
+        if not went_out and rules.has_foot:
             side["foot_picked_up"] = draw(st.booleans())
+        if went_out and rules.concealed_bonus:
+            side["went_out_concealed"] = draw(st.booleans())
         if rules.special_threes:
             side["red_threes"] = draw(st.integers(0, 1))
+        if rules.threes_apart:
             side["red_threes_in_hand"] = draw(st.integers(0, 1))
             side["black_threes_in_hand"] = draw(st.integers(0, 2))
         if index == cutter:
@@ -113,6 +129,7 @@ def test_the_order_of_the_sides_does_not_change_any_sides_score(case, random):
             "sides",
             "name",
             "went_out",
+            "went_out_concealed",
             "canastas",
             "melded_points",
             "melded_cards",

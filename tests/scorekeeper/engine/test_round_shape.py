@@ -24,9 +24,9 @@ CASES = {
             (
                 "sides[1].colour",
                 'Bob\'s entry has no field "colour"; its fields are name, went_out, '
-                "canastas, melded_points, melded_cards, hand_points, hand_cards, red_threes, "
-                "red_threes_in_hand, black_threes_in_hand, foot_picked_up, exact_cuts and "
-                "open_books.",
+                "went_out_concealed, canastas, melded_points, melded_cards, hand_points, "
+                "hand_cards, red_threes, red_threes_in_hand, black_threes_in_hand, "
+                "foot_picked_up, exact_cuts and open_books.",
             )
         ],
     ),
@@ -195,7 +195,7 @@ CASES = {
             (
                 "rules",
                 'There are no rules called "poker"; the rulesets are baskets, four-rounds, '
-                "sevens, ten-thousand, cutthroat and contract.",
+                "sevens, ten-thousand, cutthroat, contract, canasta, samba and buraco.",
             )
         ],
     ),

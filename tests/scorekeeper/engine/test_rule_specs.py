@@ -97,7 +97,7 @@ RULES_ERRORS = {
             (
                 "rules",
                 'There are no rules called "poker"; the rulesets are baskets, four-rounds, '
-                "sevens, ten-thousand, cutthroat and contract.",
+                "sevens, ten-thousand, cutthroat, contract, canasta, samba and buraco.",
             )
         ],
     ),
@@ -117,7 +117,7 @@ RULES_ERRORS = {
             (
                 "rules.base",
                 'There are no rules called "x"; the rulesets are baskets, four-rounds, '
-                "sevens, ten-thousand, cutthroat and contract.",
+                "sevens, ten-thousand, cutthroat, contract, canasta, samba and buraco.",
             )
         ],
     ),
@@ -153,7 +153,7 @@ def test_get_ruleset_refuses_an_unknown_id_with_the_engines_error():
         get_ruleset("poker")
     assert str(caught.value) == (
         'rules: There are no rules called "poker"; the rulesets are baskets, four-rounds, '
-        "sevens, ten-thousand, cutthroat and contract."
+        "sevens, ten-thousand, cutthroat, contract, canasta, samba and buraco."
     )
 
 

@@ -167,6 +167,7 @@ def test_the_live_breakdown_gives_the_entry_each_sides_lines_and_the_totals_afte
             "points_text": text,
             "count": None,
             "each": None,
+            "note": "",
             "count_text": "",
         }
 
@@ -270,6 +271,7 @@ def line(label, points, text, count=None, each=None):
         "points_text": text,
         "count": count,
         "each": each,
+        "note": "",
         "count_text": "" if count is None else f"{count} \N{MULTIPLICATION SIGN} {each}",
     }
 
@@ -489,8 +491,8 @@ def test_an_unknown_rule_set_is_refused_naming_the_ones_there_are():
     assert phone.start_game("poker", {}, "g")["errors"] == [
         {
             "key": "__all__",
-            "message": "There is no rule set called poker; choose one of baskets, contract, "
-            "cutthroat, four-rounds, sevens or ten-thousand.",
+            "message": "There is no rule set called poker; choose one of baskets, buraco, "
+            "canasta, contract, cutthroat, four-rounds, samba, sevens or ten-thousand.",
         }
     ]
 
