@@ -11,7 +11,7 @@ AXE_VERSION := 4.14.1
 PYODIDE_VERSION := 314.0.7
 
 .DEFAULT_GOAL := help
-.PHONY: help run test test-fast test-database test-backends test-browser test-engine test-js lint lint-js node_modules format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures icons clean
+.PHONY: help run test test-fast test-database test-backends test-browser test-engine test-js lint lint-js node_modules format check-python vendor-htmx vendor-axe vendor-pyodide vendor-fonts docs-pictures cldr-numbers icons clean
 
 help:
 	@echo "make run   - install, migrate and serve on http://127.0.0.1:$(PORT)"
@@ -117,6 +117,10 @@ format: $(VENV)/.installed-dev
 # The pictures of each kind of PDF in docs/, drawn from the demo data (needs pdftoppm).
 docs-pictures: $(VENV)/.installed
 	$(BIN)/python docs/pdf_pictures.py
+
+# How each language writes a number, from Babel's CLDR data into the engine; commit the result.
+cldr-numbers: $(VENV)/.installed-dev
+	$(BIN)/python docs/cldr_numbers.py
 
 # The app's PNG icons (static/icons/), drawn from static/favicon.svg by Chromium; commit them.
 icons: $(VENV)/.installed-dev

@@ -6,13 +6,41 @@ Plain Python with no Django import, so the engine's messages, the PDF builders a
 
 from __future__ import annotations
 
+import contextvars
 import datetime
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from decimal import ROUND_HALF_UP, Decimal
 
+from .cldr_numbers import NUMBER_SYMBOLS
+
 MINUS = "\N{MINUS SIGN}"
+
+# The language numbers are written in (a Django language code: en, es, pt-br), for this request
+# or this call on the phone; English where none is set. A context variable, so that two requests
+# served at once each keep their own.
+_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("written_in", default="en")
+
+
+@contextmanager
+def written_in(language: str) -> Iterator[None]:
+    """Numbers written in this language's way inside the block: `1.990` in Portuguese."""
+    token = _LANGUAGE.set(language if language in NUMBER_SYMBOLS else "en")
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def _localised(text: str) -> str:
+    """Python's `1,234.5` in the current language's symbols (CLDR, cldr_numbers.py)."""
+    decimal_symbol, group = NUMBER_SYMBOLS[_LANGUAGE.get()]
+    if (decimal_symbol, group) == (".", ","):
+        return text
+    return text.translate({ord(","): group, ord("."): decimal_symbol})
+
 
 # Past about 4,300 digits int -> str raises ValueError; a message must never be what fails.
 _MAX_SHOWN_BITS = 9_000
@@ -23,27 +51,33 @@ def number(value: int) -> str:
     if value.bit_length() > _MAX_SHOWN_BITS:
         sign = MINUS if value < 0 else ""
         return f"about {sign}10^{int(value.bit_length() * 0.30103):,}"
-    return f"{MINUS}{abs(value):,}" if value < 0 else f"{value:,}"
+    text = _localised(f"{abs(value):,}")
+    return f"{MINUS}{text}" if value < 0 else text
 
 
 # A pure function of its arguments, asked for the same figures at every view of a table (four
 # a row of the standings): remembered, a repeated view skips the Decimal arithmetic. `typed`,
 # because a Decimal equal to a float may round differently from the float's shortest repr.
-@functools.lru_cache(maxsize=8192, typed=True)
 def decimal(value: float | Decimal | int, places: int) -> str:
     """`1,234.5`, `−0.5`: a figure to `places` decimals, a half rounded away from zero as the
     page's `floatformat` did; a value that rounds to nothing reads `0.0`, never `−0.0`."""
+    return _decimal(value, places, _LANGUAGE.get())
+
+
+@functools.lru_cache(maxsize=8192, typed=True)
+def _decimal(value: float | Decimal | int, places: int, language: str) -> str:
     # Through its shortest repr, so that 2.675 rounds as written (2.68), not as stored.
     exact = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     rounded = exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    text = f"{abs(rounded):,.{places}f}"
+    text = _localised(f"{abs(rounded):,.{places}f}")
     return f"{MINUS}{text}" if rounded < 0 else text
 
 
 def percent(value: float | Decimal | int) -> str:
     """`75`, `83.3`, `100`: a percentage to one decimal, without a `.0` that says nothing."""
     text = decimal(value, 1)
-    return text[:-2] if text.endswith(".0") else text
+    zero = NUMBER_SYMBOLS[_LANGUAGE.get()][0] + "0"
+    return text[:-2] if text.endswith(zero) else text
 
 
 # The pages write dates as `30 Sep 2026` (Django's "j M Y"); the chart's match them whatever the

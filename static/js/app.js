@@ -168,9 +168,22 @@ if (document.readyState === "loading") {
   // Another phone saved the round this form is for: what was typed stays, and Save now saves it
   // as the next round, which the notice says (the table may really have played another round);
   // the game over, the form closes.
+  // This phone's own Save: between the server storing the round and the next page showing, a
+  // check may already see it stored, which is no other phone's doing. A Save kept offline is
+  // prevented before this listener hears it, and a page brought back by Back is typing again.
+  document.addEventListener("submit", (event) => {
+    if (!event.defaultPrevented && event.target.matches("form[data-round-new]")) {
+      event.target.dataset.sending = "1";
+    }
+  });
+  window.addEventListener("pageshow", () => {
+    for (const form of document.querySelectorAll("form[data-sending]")) delete form.dataset.sending;
+  });
   document.body.addEventListener("game-changed", (event) => {
     const form = document.querySelector("form[data-round-new]");
-    if (!form || event.detail.rounds < Number(form.dataset.roundNew)) return;
+    if (!form || form.dataset.sending || event.detail.rounds < Number(form.dataset.roundNew)) {
+      return;
+    }
     const notice = document.getElementById("round-taken");
     const next = event.detail.rounds + 1;
     if (event.detail.finished) {

@@ -101,38 +101,6 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
-# The offline engine's warm-up (static/js/engine-warm.js) loads Pyodide, 12 MB, and starts
-# Python in a worker on every game page and round form a scorer opens: seconds of CPU each time,
-# in a browser whose every context starts with an empty cache. A journey that never scores
-# offline does not need it, and runs a seventh faster without it on the 2-core CI machine; the
-# journeys that do are marked offline_engine and get it, as every phone does.
-ENGINE_WARM_UP = "**/js/engine-warm*.js"
-
-
-def _no_warm_up(route) -> None:
-    route.fulfill(
-        status=200,
-        content_type="text/javascript",
-        body="// The offline engine's warm-up is off in this journey (tests/e2e/conftest.py).\n",
-    )
-
-
-@pytest.fixture(autouse=True)
-def _engine_warm_up(request, browser, monkeypatch):
-    """Every context of a journey not marked offline_engine answers engine-warm.js with an
-    empty module (the pytest-playwright page, `window` and `new_context` alike)."""
-    if request.node.get_closest_marker("offline_engine"):
-        return
-    opened = browser.new_context
-
-    def new_context(*args, **kwargs):
-        context = opened(*args, **kwargs)
-        context.route(ENGINE_WARM_UP, _no_warm_up)
-        return context
-
-    monkeypatch.setattr(browser, "new_context", new_context)
-
-
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {

@@ -77,7 +77,7 @@ def test_a_canasta_game_with_a_concealed_going_out_and_red_threes_against(page: 
     journey.check(page, "canasta-winner")
 
 
-def test_a_samba_round_scores_sambas_and_red_threes_against_a_side_short_of_canastas(
+def test_a_samba_game_scores_sambas_and_red_threes_against_a_side_short_of_canastas(
     page: Page, journey
 ):
     journey.watch(page)
@@ -102,8 +102,21 @@ def test_a_samba_round_scores_sambas_and_red_threes_against_a_side_short_of_cana
     page.get_by_role("button", name="Save round 1").click()
     expect(page.locator("table.scoreboard tfoot")).to_contain_text("3,220")
 
+    # Four sambas and a natural canasta more take Ann & Cy past 10,000: 6,000 + 500 + 200 + 700.
+    enter_round(page, 2)
+    page.get_by_label("Ann & Cy went out").check()
+    us.get_by_label("Samba canastas", exact=True).fill("4")
+    us.get_by_label("Natural canastas", exact=True).fill("1")
+    us.get_by_label("Points of cards laid down", exact=True).fill("700")
+    page.get_by_role("button", name="Save round 2").click()
+    expect(page.locator("section.result h2")).to_have_text("Ann & Cy win!")
+    expect(page.locator("section.result")).to_contain_text(
+        "Final score: Ann & Cy 10,620, Bob & Di 210."
+    )
+    journey.check(page, "samba-winner")
 
-def test_a_buraco_round_has_no_threes_and_takes_100_for_a_morto_never_taken(page: Page, journey):
+
+def test_a_buraco_game_has_no_threes_and_takes_100_for_a_morto_never_taken(page: Page, journey):
     journey.watch(page)
     start(page, journey, "Buraco", "buraco")
     expect(page.locator("ul.meld-needs")).to_have_count(0)
@@ -125,3 +138,16 @@ def test_a_buraco_round_has_no_threes_and_takes_100_for_a_morto_never_taken(page
     journey.check(page, "buraco-round-1")
     page.get_by_role("button", name="Save round 1").click()
     expect(page.locator("table.scoreboard tfoot")).to_contain_text("790")
+
+    # Six clean and five dirty canastas more take Ann & Cy past 3,000: 1,200 + 500 + 100 + 700.
+    enter_round(page, 2)
+    page.get_by_label("Ann & Cy went out").check()
+    us.get_by_label("Clean canastas", exact=True).fill("6")
+    us.get_by_label("Dirty canastas", exact=True).fill("5")
+    us.get_by_label("Points of cards laid down", exact=True).fill("700")
+    page.get_by_role("button", name="Save round 2").click()
+    expect(page.locator("section.result h2")).to_have_text("Ann & Cy win!")
+    expect(page.locator("section.result")).to_contain_text(
+        "Final score: Ann & Cy 3,290, Bob & Di 65."
+    )
+    journey.check(page, "buraco-winner")

@@ -115,7 +115,6 @@ def test_one_phone_is_handed_to_the_other_side_who_disputes_then_confirms(
     ]
 
 
-@pytest.mark.offline_engine
 def test_a_round_confirmed_offline_is_confirmed_when_the_phone_is_back_online(
     window, journey, table
 ):

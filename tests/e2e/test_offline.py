@@ -23,9 +23,6 @@ from tests.helpers.journeys import AXE_URL, SCREENSHOTS, axe_violations
 from tests.helpers.offline_browser import go_offline, go_online, update_worker
 from tests.helpers.paths import REPO
 
-# The phone scores these rounds with its own engine: warm it up (tests/e2e/conftest.py).
-pytestmark = pytest.mark.offline_engine
-
 # Pyodide's first start on this machine's Chromium takes seconds; a step waits this long for it.
 ENGINE_MS = 60_000
 WIDE = {"width": 1280, "height": 900}

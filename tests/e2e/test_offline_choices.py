@@ -20,9 +20,6 @@ from scorekeeper.rounds.services import round_record
 from tests.helpers.journeys import SCREENSHOTS, Journey
 from tests.helpers.offline_browser import ENGINE_MS, PHONE, WIDE, Phone, go_offline, go_online
 
-# The phone scores these rounds with its own engine: warm it up (tests/e2e/conftest.py).
-pytestmark = pytest.mark.offline_engine
-
 # The controls of `selector` a finger taps, visible, lower or narrower than 44 px.
 SMALL_TARGETS = """selector => [...document.querySelectorAll(
     `${selector} a, ${selector} button, ${selector} input, ${selector} summary`)]

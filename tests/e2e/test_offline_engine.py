@@ -11,9 +11,6 @@ from scorekeeper.offline import pack as offline
 from scorekeeper.portable import phone, round_fields
 from tests.helpers.offline_games import PRESETS, next_round_form, played_game, snapshot
 
-# The phone scores these rounds with its own engine: warm it up (tests/e2e/conftest.py).
-pytestmark = pytest.mark.offline_engine
-
 RUNTIME = "/static/vendor/pyodide/"
 ENGINE_ZIP = "/offline/engine-"
 

@@ -14,9 +14,6 @@ from scorekeeper.rounds.services import round_record
 from tests.helpers.journeys import SCREENSHOTS
 from tests.helpers.offline_browser import go_offline, go_online
 
-# The phone scores these rounds with its own engine: warm it up (tests/e2e/conftest.py).
-pytestmark = pytest.mark.offline_engine
-
 ENGINE_MS = 60_000
 PHONE = {"width": 360, "height": 740}
 # Ann goes out with three natural canastas and 300 melded: 2,050 a round, past 5,000 in three.

@@ -14,9 +14,6 @@ from scorekeeper.portable.start_fields import SideSpec
 from tests.helpers.leagues import UserFactory
 from tests.helpers.offline_browser import go_offline
 
-# The phone scores these rounds with its own engine: warm it up (tests/e2e/conftest.py).
-pytestmark = pytest.mark.offline_engine
-
 # Waits (up to 10 s) for a cache to hold exactly these addresses (path and query string).
 KEPT = """async ([name, wanted]) => {
   const keys = async () => (await (await caches.open(name)).keys())

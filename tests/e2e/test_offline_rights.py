@@ -35,9 +35,6 @@ from tests.helpers.offline_browser import (
     go_online,
 )
 
-# The phone scores these rounds with its own engine: warm it up (tests/e2e/conftest.py).
-pytestmark = pytest.mark.offline_engine
-
 # Only a broken schedule waits this long at one of the race's moments.
 RACE_S = 30
 # A step that waits for the server's answer (a page, a saved round) waits this long.

@@ -14,9 +14,6 @@ from scorekeeper.portable.start_fields import SideSpec
 from tests.helpers.leagues import UserFactory
 from tests.helpers.offline_browser import go_offline, go_online, update_worker
 
-# The phone scores these rounds with its own engine: warm it up (tests/e2e/conftest.py).
-pytestmark = pytest.mark.offline_engine
-
 SCRIPTS = Path(settings.BASE_DIR) / "static" / "js"
 CACHE_KEYS = """async name => {
   const cache = await caches.open(name);

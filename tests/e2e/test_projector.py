@@ -26,7 +26,7 @@ from scorekeeper.games.demo_rounds import random_game
 from scorekeeper.rounds.confirmation import round_confirm
 from scorekeeper.rounds.services import round_record
 from tests.helpers.browser import sign_in
-from tests.helpers.journeys import assert_fits
+from tests.helpers.journeys import assert_fits, settled
 from tests.helpers.leagues import UserFactory, members
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -490,6 +490,7 @@ def test_the_organiser_starts_a_round_timer_on_the_nights_page_and_the_projector
     # The night's page: each table's totals in one column, the winner's among them.
     winners = laptop.locator(".night-table .winner .side-total")
     assert winners.count() > 0
+    settled(laptop)
     assert laptop.evaluate(TOTALS_SPREAD) == [0] * 4
     assert_fits(laptop)
     journey.check(laptop, "night-1280")
@@ -538,6 +539,7 @@ def test_the_organiser_starts_a_round_timer_on_the_nights_page_and_the_projector
     phone = screen(PHONE)
     sign_in(phone, journey, "olive", path)
     expect(phone.locator(".timer-state")).to_contain_text("Ran out at")
+    settled(phone)
     assert phone.evaluate(TOTALS_SPREAD) == [0] * 4
     assert_fits(phone)
     journey.check(phone, "night-360")
