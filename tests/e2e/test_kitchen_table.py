@@ -12,6 +12,8 @@ from tests.helpers.pdfs import pdf_words
 def count_cards(block: Locator, pile: str, taps: dict[str, int], typed: dict[str, int]) -> None:
     """Open the side's count-cards helper if it is closed, and in one pile's cards ("melded" or
     "hand") tap some ranks and type others."""
+    # The helper's steppers listen once the round form's modules have run (test_round_taps.py).
+    block.page.wait_for_load_state("load")
     opened = block.locator("details.count-cards")
     if opened.get_attribute("open") is None:
         opened.get_by_text("Count cards", exact=True).click()
